@@ -1,0 +1,79 @@
+// @ts-check
+import eslint from '@eslint/js';
+import tseslint from 'typescript-eslint';
+
+/**
+ * The layers of the design brief, top to bottom. A layer imports only from the layers above it,
+ * and provider SDKs and the CLI framework never reach the core layers.
+ */
+const sdkPackages = ['openai', 'openai/*', '@anthropic-ai/sdk', '@anthropic-ai/sdk/*', '@google/genai', '@google/genai/*', 'commander'];
+
+/** @param {string[]} below @param {string} layer */
+function layerRule(layer, below) {
+  return {
+    files: [`src/${layer}/**/*.ts`],
+    ignores: ['src/**/*.test.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [],
+          patterns: [
+            ...(below.length > 0
+              ? [
+                  {
+                    regex: `(^|/)(${below.join('|')})/`,
+                    message: `The ${layer} layer may only import from the layers above it (see docs/decisions/0001-one-package-with-layers.md).`,
+                  },
+                ]
+              : []),
+            ...(['content', 'wire', 'hooks', 'loop'].includes(layer)
+              ? [
+                  {
+                    group: sdkPackages,
+                    message: `Provider SDKs and the CLI framework stay out of the ${layer} layer: they belong to adapters/ and cli/.`,
+                  },
+                ]
+              : []),
+          ],
+        },
+      ],
+    },
+  };
+}
+
+export default tseslint.config(
+  { ignores: ['dist/**', 'node_modules/**', '.tools/**', 'coverage/**', 'bench/results/**'] },
+  eslint.configs.recommended,
+  ...tseslint.configs.strictTypeChecked,
+  {
+    languageOptions: {
+      parserOptions: {
+        projectService: {
+          allowDefaultProject: ['eslint.config.js'],
+        },
+        tsconfigRootDir: import.meta.dirname,
+      },
+    },
+    rules: {
+      '@typescript-eslint/restrict-template-expressions': ['error', { allowNumber: true, allowBoolean: true }],
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      '@typescript-eslint/no-explicit-any': 'error',
+      '@typescript-eslint/consistent-type-imports': 'error',
+      '@typescript-eslint/no-extraneous-class': 'off',
+      '@typescript-eslint/unified-signatures': 'off',
+    },
+  },
+  {
+    files: ['**/*.test.ts', 'test/**/*.ts', 'bench/**/*.ts', 'scripts/**/*.ts'],
+    rules: {
+      '@typescript-eslint/no-non-null-assertion': 'off',
+      '@typescript-eslint/require-await': 'off',
+    },
+  },
+  layerRule('content', ['wire', 'hooks', 'loop', 'adapters', 'cli']),
+  layerRule('wire', ['hooks', 'loop', 'adapters', 'cli']),
+  layerRule('hooks', ['loop', 'adapters', 'cli']),
+  layerRule('loop', ['adapters', 'cli']),
+  layerRule('adapters', ['cli']),
+);
