@@ -1,0 +1,45 @@
+/**
+ * What every hook receives beside its event: the run's identity and position, its cancellation
+ * signal, the session (for command hooks' base fields), a message sink and the run scratchpad.
+ */
+import type { Scratchpad } from './scratchpad.ts';
+
+/** The session a run belongs to: what command hooks receive as their base payload fields. */
+export interface SessionInfo {
+  readonly sessionId: string;
+  /** Absolute path of the session's JSONL transcript. */
+  readonly transcriptPath: string;
+  /** The project directory hooks and tools run in. */
+  readonly cwd: string;
+}
+
+/** A user-visible message a hook raised (`systemMessage`) or a warning about a hook. */
+export interface HookReport {
+  readonly level: 'message' | 'warning';
+  readonly text: string;
+  /** The hook that raised it, when known. */
+  readonly hookName?: string;
+  /** The event it concerns (`PreToolUse`, `toolCall`, …). */
+  readonly event?: string;
+}
+
+/**
+ * Run-scoped context supplied to hooks.
+ *
+ * `turn` is the one-based model-call index and changes during the run; everything else is fixed
+ * for the run. `report` is how a hook (or the command-hook adapter) surfaces a `systemMessage` or
+ * a warning to the user without stopping anything.
+ */
+export interface HookContext {
+  readonly runId: string;
+  /** One-based model-call index; 0 before the first model call. */
+  readonly turn: number;
+  /** True when the streaming surface drives this run. */
+  readonly isStreaming: boolean;
+  readonly agentName: string | undefined;
+  /** Fires when the run is cancelled; long-running hooks must stop when it does. */
+  readonly signal: AbortSignal;
+  readonly session: SessionInfo;
+  readonly scratchpad: Scratchpad;
+  report(report: HookReport): void;
+}

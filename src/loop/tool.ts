@@ -1,0 +1,24 @@
+/**
+ * A tool the loop can run: its declaration (what the model sees) and its implementation.
+ */
+import type { ToolDeclaration } from '../content/index.ts';
+
+/** What a running tool gets besides its arguments. */
+export interface ToolExecutionContext {
+  /** Fires when the run is cancelled; the tool must stop (and kill what it spawned). */
+  readonly signal: AbortSignal;
+  /** The project directory: relative paths resolve against it. */
+  readonly cwd: string;
+  readonly toolCallId: string;
+}
+
+/**
+ * A tool implementation. `execute` receives arguments already validated against
+ * `declaration.parameters` and returns any JSON-serialisable result. Throwing (or rejecting) marks
+ * the call as failed: the error's message goes to the model as the tool's error; it never crashes
+ * the run.
+ */
+export interface Tool {
+  readonly declaration: ToolDeclaration;
+  execute(args: unknown, context: ToolExecutionContext): Promise<unknown>;
+}
