@@ -1,0 +1,34 @@
+import type { Tool } from '../../loop/tool.ts';
+import { editFileTool } from './edit-file-tool.ts';
+import { globTool } from './glob-tool.ts';
+import type { GlobToolOptions } from './glob-tool.ts';
+import { grepTool } from './grep-tool.ts';
+import type { GrepToolOptions } from './grep-tool.ts';
+import { readFileTool } from './read-file-tool.ts';
+import type { ReadFileToolOptions } from './read-file-tool.ts';
+import { shellTool } from './shell-tool.ts';
+import type { ShellToolOptions } from './shell-tool.ts';
+import { writeFileTool } from './write-file-tool.ts';
+
+/** Per-tool options of `builtinTools`; each defaults as its own factory does. */
+export interface BuiltinToolsOptions {
+  readonly readFile?: ReadFileToolOptions;
+  readonly glob?: GlobToolOptions;
+  readonly grep?: GrepToolOptions;
+  readonly shell?: ShellToolOptions;
+}
+
+/**
+ * The six built-in tools of `hookwire run`, in a fixed order: `read_file`, `write_file`,
+ * `edit_file`, `glob`, `grep`, `shell`. Each call returns fresh instances.
+ */
+export function builtinTools(options: BuiltinToolsOptions = {}): Tool[] {
+  return [
+    readFileTool(options.readFile),
+    writeFileTool(),
+    editFileTool(),
+    globTool(options.glob),
+    grepTool(options.grep),
+    shellTool(options.shell),
+  ];
+}

@@ -1,0 +1,14 @@
+export { builtinTools } from './builtin-tools.ts';
+export type { BuiltinToolsOptions } from './builtin-tools.ts';
+export { readFileTool } from './read-file-tool.ts';
+export type { ReadFileToolOptions } from './read-file-tool.ts';
+export { writeFileTool } from './write-file-tool.ts';
+export { editFileTool } from './edit-file-tool.ts';
+export { globTool } from './glob-tool.ts';
+export type { GlobToolOptions } from './glob-tool.ts';
+export { grepTool } from './grep-tool.ts';
+export type { GrepToolOptions } from './grep-tool.ts';
+export { shellTool } from './shell-tool.ts';
+export type { ShellToolOptions, ShellToolResult } from './shell-tool.ts';
+export { ToolError } from './tool-error.ts';
+export { writeFileAtomically } from './atomic-write.ts';
