@@ -55,7 +55,8 @@ export interface MediaBlock {
   readonly metadata?: ProviderMetadata;
 }
 
-export type ContentBlock = TextBlock | ToolCallBlock | ToolResponseBlock | ThinkingBlock | MediaBlock;
+export type ContentBlock =
+  TextBlock | ToolCallBlock | ToolResponseBlock | ThinkingBlock | MediaBlock;
 
 export type BlockType = ContentBlock['type'];
 

@@ -56,7 +56,8 @@ export const MATCHER_TARGET: Readonly<Record<HookEventName, string | undefined>>
   PostToolUse: 'tool_name',
   PostToolUseFailure: 'tool_name',
   Stop: undefined,
-  StopFailure: 'error',
+  // Claude Code matches StopFailure on an error type; hookwire reports free-text errors, so no matcher.
+  StopFailure: undefined,
   Interrupt: undefined,
   PreCompact: 'trigger',
   Notification: 'notification_type',

@@ -1,0 +1,48 @@
+import type { HookEventName, RegisteredEventName } from '../../../wire/event-names.ts';
+import type { CompiledMatcher } from './matcher.ts';
+import type { SettingsLayer } from './settings-layer.ts';
+
+/** One command hook as loaded from settings. */
+export interface CommandHookConfig {
+  readonly type: 'command';
+  /**
+   * The hook's `name`, or by default its command with whitespace runs collapsed to one space,
+   * cut to 40 characters (the 40th becoming `…` when cut).
+   */
+  readonly name: string;
+  /** The shell command, exactly as written. */
+  readonly command: string;
+  readonly description?: string;
+  /** The deadline in milliseconds (`timeout` converted; default 60 000). */
+  readonly timeoutMs: number;
+  /** A guard: when it cannot answer, the action it guards is denied. Default false. */
+  readonly failClosed: boolean;
+  readonly layer: SettingsLayer;
+  readonly file: string;
+  /** JSON path of the hook in its file, e.g. `hooks.PreToolUse[0].hooks[1]`. */
+  readonly path: string;
+  /**
+   * Other places that define the same hook (same event, matcher, command, timeout and
+   * failClosed), which therefore do not run it again: `"<layer>: <file> at <path>"`, in merge
+   * order. Empty when the hook is defined once.
+   */
+  readonly alsoDefinedIn: readonly string[];
+}
+
+/** One group of a settings file: a matcher and the hooks it runs, for one event. */
+export interface HookGroupConfig {
+  /** The canonical event. */
+  readonly event: HookEventName;
+  /** The name the group was registered under (canonical or alias); hooks get it as `hook_event_name`. */
+  readonly registeredAs: RegisteredEventName;
+  readonly matcher: CompiledMatcher;
+  /** The matcher as written; `''` when missing. */
+  readonly matcherSource: string;
+  /** Run the hooks one after another (each sees the input as rewritten before it). Default false. */
+  readonly sequential: boolean;
+  readonly hooks: readonly CommandHookConfig[];
+  readonly layer: SettingsLayer;
+  readonly file: string;
+  /** JSON path of the group, e.g. `hooks.PreToolUse[0]`. */
+  readonly path: string;
+}

@@ -1,0 +1,247 @@
+import {
+  HOOK_EVENT_NAMES,
+  MATCHER_TARGET,
+  canonicalEventName,
+  type RegisteredEventName,
+} from '../../../wire/event-names.ts';
+import { DEFAULT_TIMEOUT_MS, parseTimeout } from './duration.ts';
+import type { CommandHookConfig, HookGroupConfig } from './hook-config.ts';
+import { findJsonSyntaxError } from './json-syntax-error.ts';
+import { tryCompileMatcher } from './matcher.ts';
+import { isTimeoutPath, schemaIssues, valueAt } from './schema-issues.ts';
+import { SettingsError } from './settings-error.ts';
+import { formatJsonPath, type SettingsIssue } from './settings-issue.ts';
+import type { SettingsLayer } from './settings-layer.ts';
+import { settingsFileSchema } from './settings-schema.ts';
+
+/** One settings file, validated: its groups in document order. */
+export interface ParsedSettingsFile {
+  readonly file: string;
+  readonly layer: SettingsLayer;
+  /** `allowManagedHooksOnly` as written (only the managed layer may set it). */
+  readonly allowManagedHooksOnly: boolean;
+  readonly groups: readonly HookGroupConfig[];
+}
+
+/** Where a settings text came from. */
+export interface SettingsTextOrigin {
+  readonly file: string;
+  readonly layer: SettingsLayer;
+}
+
+/** The outcome of reading one settings text: the file when it is valid, and every issue. */
+export interface SettingsTextResult {
+  readonly parsed?: ParsedSettingsFile;
+  readonly issues: readonly SettingsIssue[];
+}
+
+const NAME_LENGTH = 40;
+
+/** The default hook name: the command, whitespace collapsed, cut to 40 characters. */
+export function defaultHookName(command: string): string {
+  const collapsed = command.trim().replace(/\s+/g, ' ');
+  return collapsed.length <= NAME_LENGTH ? collapsed : `${collapsed.slice(0, NAME_LENGTH - 1)}…`;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/**
+ * Parses and validates one settings text, collecting every issue instead of stopping at the
+ * first: invalid JSON (with line and column), shape errors from the schema, timeouts, matchers
+ * that do not compile or can never apply, and `allowManagedHooksOnly` outside the managed layer.
+ * Issues are in document order.
+ */
+export function readSettingsText(text: string, origin: SettingsTextOrigin): SettingsTextResult {
+  const { file, layer } = origin;
+  // Editors on Windows may save a byte-order mark; JSON.parse rejects it.
+  const body = text.startsWith('\uFEFF') ? text.slice(1) : text;
+  if (body.trim() === '') {
+    return {
+      issues: [
+        {
+          file,
+          path: '',
+          message: 'the file is empty',
+          fix: 'write {} (no hooks) or {"hooks": {...}}, or delete the file',
+        },
+      ],
+    };
+  }
+  let raw: unknown;
+  try {
+    raw = JSON.parse(body);
+  } catch (error) {
+    const located = findJsonSyntaxError(body);
+    const reason = error instanceof Error ? error.message : String(error);
+    return {
+      issues: [
+        located === undefined
+          ? { file, path: '', message: `invalid JSON: ${reason}`, fix: 'fix the JSON syntax' }
+          : {
+              file,
+              path: '',
+              line: located.line,
+              column: located.column,
+              message: `invalid JSON at line ${located.line}, column ${located.column}: ${located.message}`,
+              fix: located.fix,
+            },
+      ],
+    };
+  }
+
+  const issues: SettingsIssue[] = [];
+  const checked = settingsFileSchema.safeParse(raw);
+  if (!checked.success) {
+    for (const issue of checked.error.issues) {
+      if (isTimeoutPath(issue.path)) continue; // reported below, by parseTimeout
+      issues.push(...schemaIssues(file, issue, raw));
+    }
+  }
+  const groups = checkSemantics(raw, origin, issues);
+  if (isRecord(raw) && raw.allowManagedHooksOnly !== undefined && layer !== 'managed') {
+    issues.push({
+      file,
+      path: 'allowManagedHooksOnly',
+      message: `allowManagedHooksOnly is a managed policy setting and has no effect in the ${layer} settings`,
+      fix: 'remove it; set it in the managed policy file (HOOKWIRE_MANAGED_SETTINGS, default /etc/hookwire/managed-settings.json)',
+    });
+  }
+  if (issues.length > 0) return { issues: sortByDocumentOrder(issues, raw) };
+  const allowManagedHooksOnly = isRecord(raw) && raw.allowManagedHooksOnly === true;
+  return { parsed: { file, layer, allowManagedHooksOnly, groups }, issues };
+}
+
+/**
+ * Walks the raw JSON tolerantly (so these checks run even where the shape is wrong elsewhere)
+ * and checks what the schema cannot: timeouts, matchers. Returns the groups; they are only
+ * used when no issue was found at all.
+ */
+function checkSemantics(
+  raw: unknown,
+  origin: SettingsTextOrigin,
+  issues: SettingsIssue[],
+): HookGroupConfig[] {
+  const { file, layer } = origin;
+  const groups: HookGroupConfig[] = [];
+  if (!isRecord(raw) || !isRecord(raw.hooks)) return groups;
+  for (const [registeredAs, entries] of Object.entries(raw.hooks)) {
+    const event = canonicalEventName(registeredAs);
+    if (event === undefined || !Array.isArray(entries)) continue;
+    entries.forEach((entry: unknown, groupIndex) => {
+      if (!isRecord(entry)) return;
+      const groupPath = formatJsonPath(['hooks', registeredAs, groupIndex]);
+      const matcherSource = typeof entry.matcher === 'string' ? entry.matcher : '';
+      const matcherPath = `${groupPath}.matcher`;
+      const target = MATCHER_TARGET[event];
+      const trimmed = matcherSource.trim();
+      if (target === undefined && trimmed !== '' && trimmed !== '*') {
+        issues.push({
+          file,
+          path: matcherPath,
+          message: `${registeredAs} takes no matcher (it has no value to match against), so matcher ${JSON.stringify(matcherSource)} could never apply`,
+          fix: `remove "matcher" (events with a matcher: ${HOOK_EVENT_NAMES.filter((name) => MATCHER_TARGET[name] !== undefined).join(', ')})`,
+        });
+      }
+      const compiled = tryCompileMatcher(matcherSource, { file, path: matcherPath });
+      if (!compiled.ok) issues.push(compiled.issue);
+      const hooks: CommandHookConfig[] = [];
+      const hookEntries: unknown[] = Array.isArray(entry.hooks) ? entry.hooks : [];
+      hookEntries.forEach((hook: unknown, hookIndex) => {
+        if (!isRecord(hook)) return;
+        const hookPath = `${groupPath}.hooks[${hookIndex}]`;
+        let timeoutMs = DEFAULT_TIMEOUT_MS;
+        if ('timeout' in hook) {
+          const timeout = parseTimeout(hook.timeout);
+          if (timeout.ok) timeoutMs = timeout.milliseconds;
+          else
+            issues.push({
+              file,
+              path: `${hookPath}.timeout`,
+              message: timeout.message,
+              fix: timeout.fix,
+            });
+        }
+        const command = typeof hook.command === 'string' ? hook.command : '';
+        hooks.push({
+          type: 'command',
+          name: typeof hook.name === 'string' ? hook.name : defaultHookName(command),
+          command,
+          ...(typeof hook.description === 'string' ? { description: hook.description } : {}),
+          timeoutMs,
+          failClosed: hook.failClosed === true,
+          layer,
+          file,
+          path: hookPath,
+          alsoDefinedIn: [],
+        });
+      });
+      if (!compiled.ok) return;
+      groups.push({
+        event,
+        registeredAs: registeredAs as RegisteredEventName,
+        matcher: compiled.matcher,
+        matcherSource,
+        sequential: entry.sequential === true,
+        hooks,
+        layer,
+        file,
+        path: groupPath,
+      });
+    });
+  }
+  return groups;
+}
+
+/** Parses a JSON path produced by `formatJsonPath` back into segments. */
+function pathSegments(path: string): (string | number)[] {
+  const segments: (string | number)[] = [];
+  const pattern = /([A-Za-z_$][\w$]*)|\[(\d+)\]|\[("(?:[^"\\]|\\.)*")\]/g;
+  for (const match of path.matchAll(pattern)) {
+    if (match[1] !== undefined) segments.push(match[1]);
+    else if (match[2] !== undefined) segments.push(Number(match[2]));
+    else if (match[3] !== undefined) segments.push(JSON.parse(match[3]) as string);
+  }
+  return segments;
+}
+
+/**
+ * Orders issues as their locations appear in the file: each path becomes the position of each
+ * of its keys among its siblings; a key that is not there (a missing field) sorts after them.
+ */
+function sortByDocumentOrder(issues: readonly SettingsIssue[], raw: unknown): SettingsIssue[] {
+  const rank = (issue: SettingsIssue): number[] => {
+    const segments = pathSegments(issue.path);
+    const positions: number[] = [];
+    segments.forEach((segment, index) => {
+      const parent = valueAt(raw, segments.slice(0, index));
+      if (typeof segment === 'number') positions.push(segment);
+      else if (isRecord(parent)) {
+        const position = Object.keys(parent).indexOf(segment);
+        positions.push(position === -1 ? Number.MAX_SAFE_INTEGER : position);
+      } else positions.push(Number.MAX_SAFE_INTEGER);
+    });
+    return positions;
+  };
+  const ranked = issues.map((issue, index) => ({ issue, index, rank: rank(issue) }));
+  ranked.sort((left, right) => {
+    const length = Math.min(left.rank.length, right.rank.length);
+    for (let position = 0; position < length; position++) {
+      const difference = (left.rank[position] ?? 0) - (right.rank[position] ?? 0);
+      if (difference !== 0) return difference;
+    }
+    return left.rank.length - right.rank.length || left.index - right.index;
+  });
+  return ranked.map((entry) => entry.issue);
+}
+
+/**
+ * Parses one settings file's text (see `readSettingsText`) and returns its groups, or throws a
+ * `SettingsError` with every issue found in it.
+ */
+export function parseSettingsText(text: string, origin: SettingsTextOrigin): ParsedSettingsFile {
+  const result = readSettingsText(text, origin);
+  if (result.parsed === undefined) throw new SettingsError(result.issues);
+  return result.parsed;
+}
