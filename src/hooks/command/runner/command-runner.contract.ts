@@ -1,0 +1,330 @@
+/**
+ * The contract every `CommandRunner` keeps, as one suite that each implementation's test file
+ * runs with its own factory (like hono's router `runTest`). Real processes, real files; fixtures
+ * say when they are ready by writing a file, and the tests wait on that file.
+ */
+import { mkdtemp, readFile, readdir, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { CommandRunner, RunCommandOptions } from './command-runner.ts';
+import { CommandRunnerError } from './command-runner-error.ts';
+
+/** Path of a fixture script in test/fixtures/hooks/. */
+export function fixture(name: string): string {
+  return fileURLToPath(new URL(`../../../../test/fixtures/hooks/${name}`, import.meta.url));
+}
+
+/** Resolves with the file's content once it exists (fixtures create it atomically by rename). */
+export async function waitForFile(path: string, timeoutMs = 10_000): Promise<string> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    try {
+      return await readFile(path, 'utf8');
+    } catch {
+      if (Date.now() > deadline) throw new Error(`${path} did not appear within ${timeoutMs} ms`);
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    }
+  }
+}
+
+/** The state letter of /proc/PID/stat, or undefined when the process no longer exists. */
+async function processState(processId: number): Promise<string | undefined> {
+  try {
+    const stat = await readFile(`/proc/${processId}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[0];
+  } catch {
+    return undefined;
+  }
+}
+
+/** True while the process runs; a zombie (dead, awaiting a lazy reaper) counts as gone. */
+export async function isRunning(processId: number): Promise<boolean> {
+  const state = await processState(processId);
+  return state !== undefined && state !== 'Z' && state !== 'X';
+}
+
+/** The pids of the running (non-zombie) processes whose process group is `groupId`. */
+export async function runningMembersOf(groupId: number): Promise<number[]> {
+  const members: number[] = [];
+  for (const entry of await readdir('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = await readFile(`/proc/${entry}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      if (Number(fields[2]) === groupId && fields[0] !== 'Z' && fields[0] !== 'X') {
+        members.push(Number(entry));
+      }
+    } catch {
+      // The process ended while we listed /proc.
+    }
+  }
+  return members;
+}
+
+/**
+ * Resolves once none of `processIds` runs. SIGKILL is asynchronous (kill(2) returns before the
+ * target has died), so a killed process may take a moment to stop; a live one fails the test.
+ */
+export async function expectAllGone(
+  processIds: readonly number[],
+  timeoutMs = 2000,
+): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const running: number[] = [];
+    for (const processId of processIds) if (await isRunning(processId)) running.push(processId);
+    if (running.length === 0) return;
+    if (Date.now() > deadline) {
+      expect.fail(`processes still running after the kill sequence: ${running.join(', ')}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
+function quote(path: string): string {
+  return `'${path.replaceAll("'", `'\\''`)}'`;
+}
+
+/** Runs the `CommandRunner` contract against runners made by `createRunner`. */
+export function describeCommandRunnerContract(
+  name: string,
+  createRunner: () => CommandRunner,
+): void {
+  describe(`${name} (CommandRunner contract)`, () => {
+    let runner: CommandRunner;
+    let directory: string;
+    const base = (command: string): RunCommandOptions => ({
+      command,
+      cwd: directory,
+      input: '',
+      timeoutMs: 10_000,
+    });
+
+    beforeEach(async () => {
+      runner = createRunner();
+      directory = await mkdtemp(join(tmpdir(), 'hookwire-runner-'));
+    });
+    afterEach(async () => {
+      await runner.close();
+      await rm(directory, { recursive: true, force: true });
+    });
+
+    it('resolves exit 0 with the stdout the hook wrote', async () => {
+      const result = await runner.run(base(`printf '{"ok":true}'`));
+      expect(result).toMatchObject({
+        termination: 'exited',
+        exitCode: 0,
+        signal: null,
+        stdout: '{"ok":true}',
+        stderr: '',
+        stdoutTruncated: false,
+        stderrTruncated: false,
+      });
+      expect(result.spawnError).toBeUndefined();
+      expect(result.durationMs).toBeGreaterThan(0);
+    });
+
+    it('resolves exit 2 with the stderr the hook wrote', async () => {
+      const result = await runner.run(base(`echo 'rm -rf is not allowed' >&2; exit 2`));
+      expect(result).toMatchObject({
+        termination: 'exited',
+        exitCode: 2,
+        stderr: 'rm -rf is not allowed\n',
+      });
+    });
+
+    it('resolves exit 1 as an ordinary exit', async () => {
+      const result = await runner.run(base('exit 1'));
+      expect(result).toMatchObject({ termination: 'exited', exitCode: 1, signal: null });
+    });
+
+    it('reports a command that does not exist as exit 127 from the shell', async () => {
+      const result = await runner.run(base('hookwire-no-such-command-anywhere --flag'));
+      expect(result.termination).toBe('exited');
+      expect(result.exitCode).toBe(127);
+      expect(result.stderr).toContain('hookwire-no-such-command-anywhere');
+    });
+
+    it('reports a missing working directory as a spawn error naming the directory', async () => {
+      const missing = join(directory, 'no-such-directory');
+      const result = await runner.run({ ...base('true'), cwd: missing });
+      expect(result.termination).toBe('spawn-error');
+      expect(result.exitCode).toBeNull();
+      expect(result.spawnError).toBe(`the working directory ${missing} does not exist`);
+    });
+
+    it('runs the command in the working directory it is given', async () => {
+      const result = await runner.run(base('pwd'));
+      expect(result.stdout.trim()).toBe(directory);
+    });
+
+    it('delivers the stdin payload exactly, then closes stdin', async () => {
+      const payload = `${JSON.stringify({ hook_event_name: 'PreToolUse', text: 'naïve ✓ 🚀\n"quoted"' })}\n\u0000tail`;
+      const result = await runner.run({
+        ...base(`sh ${quote(fixture('echo-stdin.sh'))}`),
+        input: payload,
+      });
+      expect(result.exitCode).toBe(0);
+      expect(result.stdout).toBe(payload);
+    });
+
+    it('ignores the broken pipe of a hook that never reads a 1 MiB payload', async () => {
+      const payload = 'x'.repeat(1024 * 1024);
+      const results = await Promise.all([
+        runner.run({ ...base('exit 0'), input: payload }),
+        runner.run({ ...base('echo done'), input: payload }),
+      ]);
+      expect(results.map((result) => [result.termination, result.exitCode, result.stdout])).toEqual(
+        [
+          ['exited', 0, ''],
+          ['exited', 0, 'done\n'],
+        ],
+      );
+    });
+
+    it('caps a 50 MiB stdout flood at 1 MiB and reports the truncation', async () => {
+      const result = await runner.run(base('head -c 52428800 /dev/zero; echo after >&2'));
+      expect(result.termination).toBe('exited');
+      expect(result.exitCode).toBe(0);
+      expect(result.stdout.length).toBe(1024 * 1024);
+      expect(result.stdoutTruncated).toBe(true);
+      // The flood was drained to the end: the hook got past it and wrote to stderr.
+      expect(result.stderr).toBe('after\n');
+      expect(result.stderrTruncated).toBe(false);
+    });
+
+    it('applies maxOutputBytes per stream and cuts at a character boundary', async () => {
+      // "é" is two bytes; a 5-byte cap would split the third one.
+      const result = await runner.run({
+        ...base(`printf 'éééé'; printf 'ab' >&2`),
+        maxOutputBytes: 5,
+      });
+      expect(result.stdout).toBe('éé');
+      expect(result.stdoutTruncated).toBe(true);
+      expect(result.stderr).toBe('ab');
+      expect(result.stderrTruncated).toBe(false);
+    });
+
+    it('passes env over the inherited environment', async () => {
+      const result = await runner.run({
+        ...base(
+          'printf "%s|%s|%s" "$HOOKWIRE_SESSION_ID" "$HOOKWIRE_PROJECT_DIR" "${PATH:+inherited}"',
+        ),
+        env: { HOOKWIRE_SESSION_ID: 'session-42', HOOKWIRE_PROJECT_DIR: directory },
+      });
+      expect(result.stdout).toBe(`session-42|${directory}|inherited`);
+    });
+
+    it('settles at the deadline while the process group is still being killed, and leaves no process of the group after the grace', async () => {
+      const pidFile = join(directory, 'pids');
+      const timeoutMs = 1000;
+      const killGraceMs = 3000;
+      const started = performance.now();
+      const pending = runner.run({
+        ...base(`sh ${quote(fixture('ignore-term-with-grandchild.sh'))} ${quote(pidFile)}`),
+        timeoutMs,
+        killGraceMs,
+      });
+      const [shellPid, grandchildPid, groupId] = (await waitForFile(pidFile))
+        .trim()
+        .split(' ')
+        .map(Number) as [number, number, number];
+      const result = await pending;
+      const settledAfter = performance.now() - started;
+
+      expect(result.termination).toBe('timeout');
+      expect(result.exitCode).toBeNull();
+      // Settled at the deadline, far from the end of the grace (timeout + 3000 ms).
+      expect(settledAfter).toBeGreaterThanOrEqual(timeoutMs - 5);
+      expect(settledAfter).toBeLessThan(timeoutMs + killGraceMs / 3);
+      // The hook ignores SIGTERM, so its processes are still there when the outcome settles.
+      expect(await isRunning(shellPid)).toBe(true);
+      expect(await isRunning(grandchildPid)).toBe(true);
+      const members = await runningMembersOf(groupId);
+      expect(members).toEqual(expect.arrayContaining([shellPid, grandchildPid]));
+
+      // close() resolves when the kill sequence is over: after the grace, SIGKILL to the group.
+      await runner.close();
+      expect(performance.now() - started).toBeGreaterThanOrEqual(timeoutMs + killGraceMs - 50);
+      await expectAllGone(members);
+      expect(await runningMembersOf(groupId)).toEqual([]);
+    });
+
+    it('cancels a run when its AbortSignal fires, and kills its group', async () => {
+      const readyFile = join(directory, 'ready');
+      const controller = new AbortController();
+      const started = performance.now();
+      const pending = runner.run({
+        ...base(`sh ${quote(fixture('signal-ready-then-wait.sh'))} ${quote(readyFile)}`),
+        timeoutMs: 20_000,
+        killGraceMs: 200,
+        signal: controller.signal,
+      });
+      const hookPid = Number((await waitForFile(readyFile)).trim());
+      controller.abort();
+      const result = await pending;
+      expect(result.termination).toBe('aborted');
+      expect(result.exitCode).toBeNull();
+      expect(performance.now() - started).toBeLessThan(10_000);
+      await runner.close();
+      await expectAllGone([hookPid]);
+    });
+
+    it('resolves a run whose signal is already aborted without starting it', async () => {
+      const marker = join(directory, 'ran');
+      const result = await runner.run({
+        ...base(`touch ${quote(marker)}`),
+        signal: AbortSignal.abort(),
+      });
+      expect(result.termination).toBe('aborted');
+      await expect(readFile(marker)).rejects.toThrow();
+    });
+
+    it('settles after the drain window when a background grandchild keeps the pipes open, then kills it', async () => {
+      const pidFile = join(directory, 'grandchild');
+      const result = await runner.run({
+        ...base(`sh ${quote(fixture('background-holds-pipes.sh'))} ${quote(pidFile)}`),
+        killGraceMs: 200,
+      });
+      expect(result).toMatchObject({ termination: 'exited', exitCode: 0, stdout: 'answer\n' });
+      expect(result.durationMs).toBeLessThan(5000);
+      const grandchildPid = Number((await readFile(pidFile, 'utf8')).trim());
+      await runner.close();
+      await expectAllGone([grandchildPid]);
+    });
+
+    it('keeps the outputs of many concurrent runs separate', async () => {
+      const runs = Array.from({ length: 24 }, (_, index) =>
+        runner.run({
+          ...base(`cat; printf ' %s' "$RUN_INDEX"; echo "err $RUN_INDEX" >&2`),
+          input: `payload-${index}`,
+          env: { RUN_INDEX: String(index) },
+        }),
+      );
+      const results = await Promise.all(runs);
+      results.forEach((result, index) => {
+        expect(result.stdout).toBe(`payload-${index} ${index}`);
+        expect(result.stderr).toBe(`err ${index}\n`);
+      });
+    });
+
+    it('rejects invalid options with an error naming the option', async () => {
+      await expect(runner.run({ ...base('true'), timeoutMs: 0 })).rejects.toThrow(
+        /timeoutMs must be a positive number/,
+      );
+      await expect(runner.run({ ...base('true'), maxOutputBytes: -1 })).rejects.toBeInstanceOf(
+        CommandRunnerError,
+      );
+      await expect(runner.run(base('  '))).rejects.toThrow(/command must be a non-empty/);
+    });
+
+    it('rejects runs after close', async () => {
+      await runner.close();
+      await expect(runner.run(base('true'))).rejects.toMatchObject({
+        code: 'command_runner_closed',
+      });
+    });
+  });
+}

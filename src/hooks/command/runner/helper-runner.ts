@@ -1,0 +1,256 @@
+import { spawn, type ChildProcessByStdio } from 'node:child_process';
+import type { Readable, Writable } from 'node:stream';
+import { extname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { CommandResult, CommandRunner, RunCommandOptions } from './command-runner.ts';
+import { validateRunCommandOptions } from './command-runner.ts';
+import { CommandRunnerError } from './command-runner-error.ts';
+import {
+  FrameDecoder,
+  encodeFrame,
+  type HelperReply,
+  type HelperRequest,
+  type ResultReply,
+  type RunRequest,
+} from './helper-protocol.ts';
+import { signalProcessGroup } from './process-group.ts';
+
+/** Options of `createHelperRunner`. */
+export interface HelperRunnerOptions {
+  /** V8 old-space limit of the spawn helper, in MiB. Default 32: it holds no hook output on its heap. */
+  readonly helperHeapMegabytes?: number;
+}
+
+/** A `CommandRunner` that spawns hooks through one long-lived spawn helper process. */
+export interface HelperCommandRunner extends CommandRunner {
+  /** The pid of the running spawn helper; undefined before the first run and after it exited. */
+  readonly helperProcessId: number | undefined;
+}
+
+type HelperProcess = ChildProcessByStdio<Writable, Readable, null>;
+
+interface PendingRun {
+  readonly request: RunRequest;
+  readonly input: Buffer;
+  readonly started: number;
+  readonly resolve: (result: CommandResult) => void;
+  readonly signal: AbortSignal | undefined;
+  readonly onAbort: () => void;
+  /** The hook's process group, once the helper reported it. */
+  processId: number | undefined;
+  /** Sent again to a restarted helper already (a run is resent at most once). */
+  resent: boolean;
+}
+
+// Same extension as this module: `.ts` when running from sources, `.js` from dist/.
+const helperScript = fileURLToPath(
+  new URL(`./spawn-helper${extname(fileURLToPath(import.meta.url))}`, import.meta.url),
+);
+
+function resultWithoutProcess(
+  started: number,
+  termination: 'aborted' | 'spawn-error',
+  spawnError?: string,
+): CommandResult {
+  return {
+    exitCode: null,
+    signal: null,
+    stdout: '',
+    stderr: '',
+    stdoutTruncated: false,
+    stderrTruncated: false,
+    durationMs: performance.now() - started,
+    termination,
+    ...(spawnError === undefined ? {} : { spawnError }),
+  };
+}
+
+function decodeResult(reply: ResultReply, body: Buffer): CommandResult {
+  return {
+    exitCode: reply.exitCode,
+    signal: reply.signal,
+    stdout: body.toString('utf8', 0, reply.stdoutBytes),
+    stderr: body.toString('utf8', reply.stdoutBytes),
+    stdoutTruncated: reply.stdoutTruncated,
+    stderrTruncated: reply.stderrTruncated,
+    durationMs: reply.durationMs,
+    termination: reply.termination,
+    ...(reply.spawnError === undefined ? {} : { spawnError: reply.spawnError }),
+  };
+}
+
+// An idle helper must not keep the agent's process alive; a busy one must.
+function setReferenced(child: HelperProcess, referenced: boolean): void {
+  const handles = [child, child.stdin, child.stdout] as unknown as { ref(): void; unref(): void }[];
+  for (const handle of handles) {
+    if (referenced) handle.ref();
+    else handle.unref();
+  }
+}
+
+/**
+ * A `CommandRunner` that starts ONE small spawn helper (`spawn-helper.ts`, a Node process with a
+ * small heap) on the first run and sends it every run; the helper spawns, supervises, caps and
+ * kills exactly as the direct runner does, and replies with the result. Runs are multiplexed by
+ * id, so any number run concurrently. Forking the small helper costs the same whatever this
+ * process's heap size is.
+ *
+ * - The helper exits when this process closes the runner or dies (its stdin ends).
+ * - If the helper dies, the next run starts a new one. Runs it had not yet started are resent
+ *   once; runs it had started resolve as `spawn-error` and their process groups get SIGKILL
+ *   (re-running a hook that may have had side effects would not be safe).
+ * - An idle helper does not keep this process alive.
+ */
+export function createHelperRunner(options: HelperRunnerOptions = {}): HelperCommandRunner {
+  const heapMegabytes = options.helperHeapMegabytes ?? 32;
+  const pending = new Map<number, PendingRun>();
+  let helper: HelperProcess | undefined;
+  let helperGone: Promise<void> = Promise.resolve();
+  let nextId = 1;
+  let closing: Promise<void> | undefined;
+
+  function startHelper(): HelperProcess {
+    const child = spawn(process.execPath, [`--max-old-space-size=${heapMegabytes}`, helperScript], {
+      stdio: ['pipe', 'pipe', 'inherit'],
+    });
+    const decoder = new FrameDecoder((header, body) => {
+      // The helper is our own code speaking helper-protocol.ts.
+      onReply(header as HelperReply, body);
+    });
+    child.stdout.on('data', (chunk: Buffer) => {
+      decoder.push(chunk);
+    });
+    // Writing to a helper that just died fails; its 'close' handles the runs it had.
+    child.stdin.on('error', () => undefined);
+    let markGone!: () => void;
+    helperGone = new Promise((resolve) => (markGone = resolve));
+    const onGone = (reason: string) => {
+      markGone();
+      onHelperGone(child, reason);
+    };
+    child.once('error', (error) => {
+      onGone(`the spawn helper could not run: ${error.message}`);
+    });
+    child.once('close', (code, signal) => {
+      onGone(`the spawn helper exited (${signal ?? `code ${String(code)}`}) while the hook ran`);
+    });
+    setReferenced(child, pending.size > 0);
+    return child;
+  }
+
+  function send(frame: HelperRequest, body?: readonly Buffer[]): void {
+    helper ??= startHelper();
+    const stdin = helper.stdin;
+    stdin.cork();
+    for (const part of encodeFrame(frame, body)) stdin.write(part);
+    stdin.uncork();
+  }
+
+  function settle(id: number, result: CommandResult): void {
+    const run = pending.get(id);
+    if (run === undefined) return;
+    pending.delete(id);
+    run.signal?.removeEventListener('abort', run.onAbort);
+    if (pending.size === 0 && helper !== undefined) setReferenced(helper, false);
+    run.resolve(result);
+  }
+
+  function onReply(reply: HelperReply, body: Buffer): void {
+    if (reply.type === 'started') {
+      const run = pending.get(reply.id);
+      if (run !== undefined) run.processId = reply.processId;
+    } else {
+      settle(reply.id, decodeResult(reply, body));
+    }
+  }
+
+  function onHelperGone(child: HelperProcess, reason: string): void {
+    if (helper !== child) return; // already handled (both 'error' and 'close' fired)
+    helper = undefined;
+    const resend: PendingRun[] = [];
+    for (const [id, run] of pending) {
+      if (closing !== undefined) {
+        settle(id, resultWithoutProcess(run.started, 'aborted'));
+      } else if (run.processId === undefined && !run.resent) {
+        resend.push(run);
+      } else {
+        // Nobody supervises this group any more: end it now rather than let it run unbounded.
+        if (run.processId !== undefined) signalProcessGroup(run.processId, 'SIGKILL');
+        settle(id, resultWithoutProcess(run.started, 'spawn-error', reason));
+      }
+    }
+    for (const run of resend) {
+      run.resent = true;
+      send(run.request, [run.input]); // starts the successor, referenced while runs are pending
+    }
+  }
+
+  return {
+    get helperProcessId() {
+      return helper?.pid;
+    },
+
+    run(runOptions: RunCommandOptions): Promise<CommandResult> {
+      try {
+        if (closing !== undefined) {
+          throw new CommandRunnerError(
+            'command_runner_closed',
+            'This CommandRunner was closed; create a new runner to run more hooks.',
+          );
+        }
+        validateRunCommandOptions(runOptions);
+      } catch (error) {
+        return Promise.reject(error instanceof Error ? error : new Error(String(error)));
+      }
+      const started = performance.now();
+      const signal = runOptions.signal;
+      if (signal?.aborted === true) {
+        return Promise.resolve(resultWithoutProcess(started, 'aborted'));
+      }
+      const id = nextId++;
+      const request: RunRequest = {
+        type: 'run',
+        id,
+        command: runOptions.command,
+        cwd: runOptions.cwd,
+        timeoutMs: runOptions.timeoutMs,
+        ...(runOptions.env === undefined ? {} : { env: runOptions.env }),
+        ...(runOptions.killGraceMs === undefined ? {} : { killGraceMs: runOptions.killGraceMs }),
+        ...(runOptions.maxOutputBytes === undefined
+          ? {}
+          : { maxOutputBytes: runOptions.maxOutputBytes }),
+      };
+      const input = Buffer.from(runOptions.input, 'utf8');
+      return new Promise<CommandResult>((resolve) => {
+        const onAbort = () => {
+          if (pending.has(id) && helper !== undefined) send({ type: 'cancel', id });
+        };
+        pending.set(id, {
+          request,
+          input,
+          started,
+          resolve,
+          signal,
+          onAbort,
+          processId: undefined,
+          resent: false,
+        });
+        signal?.addEventListener('abort', onAbort, { once: true });
+        send(request, [input]);
+        if (pending.size === 1 && helper !== undefined) setReferenced(helper, true);
+      });
+    },
+
+    close(): Promise<void> {
+      closing ??= (async () => {
+        const child = helper;
+        if (child === undefined) return;
+        // Keep this process alive until the helper has aborted the runs and killed their groups.
+        setReferenced(child, true);
+        child.stdin.end();
+        await helperGone;
+      })();
+      return closing;
+    },
+  };
+}

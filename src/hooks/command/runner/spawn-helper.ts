@@ -1,0 +1,98 @@
+/**
+ * The spawn helper: a small, long-lived Node process that spawns and supervises command hooks
+ * for a helper runner, so that each fork copies this small process and not the large one that
+ * runs the agent. Started by `createHelperRunner` with `process.execPath`; requests arrive on
+ * stdin and replies leave on stdout, framed as in `helper-protocol.ts`. Nothing else may be
+ * written to stdout.
+ *
+ * When stdin ends (the parent closed the runner or died), every run in flight is aborted and the
+ * helper exits once their process groups are killed.
+ */
+import {
+  FrameDecoder,
+  encodeFrame,
+  type HelperRequest,
+  type HelperReply,
+} from './helper-protocol.ts';
+import { superviseCommand, type Supervision } from './supervise-command.ts';
+
+const active = new Map<number, Supervision>();
+const reaping = new Set<Promise<void>>();
+let parentGone = false;
+
+function send(header: HelperReply, body?: readonly Buffer[]): void {
+  if (parentGone) return;
+  const parts = encodeFrame(header, body);
+  process.stdout.cork();
+  for (const part of parts) process.stdout.write(part);
+  process.stdout.uncork();
+}
+
+function startRun(request: HelperRequest & { type: 'run' }, input: Buffer): void {
+  const supervision = superviseCommand({
+    command: request.command,
+    cwd: request.cwd,
+    input,
+    env: request.env,
+    timeoutMs: request.timeoutMs,
+    killGraceMs: request.killGraceMs,
+    maxOutputBytes: request.maxOutputBytes,
+  });
+  if (supervision.processId !== undefined) {
+    send({ type: 'started', id: request.id, processId: supervision.processId });
+  }
+  active.set(request.id, supervision);
+  const reaped = supervision.reaped.then(() => {
+    reaping.delete(reaped);
+    exitWhenDone();
+  });
+  reaping.add(reaped);
+  void supervision.outcome.then((outcome) => {
+    active.delete(request.id);
+    send(
+      {
+        type: 'result',
+        id: request.id,
+        exitCode: outcome.exitCode,
+        signal: outcome.signal,
+        stdoutBytes: outcome.stdout.length,
+        stdoutTruncated: outcome.stdoutTruncated,
+        stderrTruncated: outcome.stderrTruncated,
+        durationMs: outcome.durationMs,
+        termination: outcome.termination,
+        ...(outcome.spawnError === undefined ? {} : { spawnError: outcome.spawnError }),
+      },
+      [outcome.stdout, outcome.stderr],
+    );
+  });
+}
+
+let stdinEnded = false;
+
+function exitWhenDone(): void {
+  if (stdinEnded && reaping.size === 0) process.exit(0);
+}
+
+function shutDown(): void {
+  stdinEnded = true;
+  for (const supervision of active.values()) supervision.abort();
+  exitWhenDone();
+}
+
+// The parent is trusted: the header is one of our own HelperRequest frames.
+const decoder = new FrameDecoder((header, body) => {
+  const request = header as HelperRequest;
+  if (request.type === 'run') startRun(request, body);
+  else active.get(request.id)?.abort();
+});
+
+process.stdin.on('data', (chunk: Buffer) => {
+  decoder.push(chunk);
+});
+process.stdin.on('end', shutDown);
+process.stdin.on('error', shutDown);
+process.stdout.on('error', () => {
+  // EPIPE: the parent is gone; nobody will read a reply again.
+  parentGone = true;
+  shutDown();
+});
