@@ -15,7 +15,8 @@ const CONTINUE = Object.freeze({ kind: 'continue' as const });
  * Observe-only events (responses, deltas, stream finish, session end, interrupt, stop failure,
  * notification). In a stack the first `stop` short-circuits the remaining hooks.
  */
-export type ObservationAction = { readonly kind: 'continue' } | { readonly kind: 'stop'; readonly reason: string };
+export type ObservationAction =
+  { readonly kind: 'continue' } | { readonly kind: 'stop'; readonly reason: string };
 export const ObservationAction = {
   continue: (): ObservationAction => CONTINUE,
   stop: (reason: string): ObservationAction => ({ kind: 'stop', reason }),
@@ -61,8 +62,7 @@ export const CompletionCallAction = {
  * `auto`; explicit allowlists intersect; an omitted list is unrestricted.
  */
 export type ToolSelectionAction =
-  | { readonly kind: 'continue' }
-  | { readonly kind: 'choose'; readonly toolChoice: ToolChoice };
+  { readonly kind: 'continue' } | { readonly kind: 'choose'; readonly toolChoice: ToolChoice };
 export const ToolSelectionAction = {
   continue: (): ToolSelectionAction => CONTINUE,
   choose: (toolChoice: ToolChoice): ToolSelectionAction => ({ kind: 'choose', toolChoice }),
@@ -124,18 +124,32 @@ export const InvalidToolCallAction = {
  * Before a valid tool call runs (external `PreToolUse`). Rewrites chain into later hooks; the
  * first `skip` or `stop` short-circuits, and an earlier rewrite survives it (the stack reports the
  * effective arguments beside the action). `skip` sends the reason to the model as the tool's error.
+ *
+ * `args` on `skip`/`stop` carries the effective arguments when something rewrote them before the
+ * terminal action: a `HookStack` sets it so that the rewrite survives across nested stacks (an
+ * outer stack adopts it as its own effective arguments), and a hook may set it to rewrite and
+ * skip in one step. Absent: the arguments were not rewritten. `HookStack.resolveToolCall`
+ * returns the effective arguments beside the action, so the loop need not read it.
  */
 export type ToolCallAction =
   | { readonly kind: 'run' }
   | { readonly kind: 'rewrite'; readonly args: unknown }
-  | { readonly kind: 'skip'; readonly reason: string }
-  | { readonly kind: 'stop'; readonly reason: string };
+  | { readonly kind: 'skip'; readonly reason: string; readonly args?: unknown }
+  | { readonly kind: 'stop'; readonly reason: string; readonly args?: unknown };
 const RUN = Object.freeze({ kind: 'run' as const });
 export const ToolCallAction = {
   run: (): ToolCallAction => RUN,
   rewrite: (args: unknown): ToolCallAction => ({ kind: 'rewrite', args }),
-  skip: (reason: string): ToolCallAction => ({ kind: 'skip', reason }),
-  stop: (reason: string): ToolCallAction => ({ kind: 'stop', reason }),
+  /** `effectiveArgs`: the rewritten arguments in force when skipping (see the type's doc). */
+  skip: (reason: string, ...effectiveArgs: [args?: unknown]): ToolCallAction =>
+    effectiveArgs.length === 0
+      ? { kind: 'skip', reason }
+      : { kind: 'skip', reason, args: effectiveArgs[0] },
+  /** `effectiveArgs`: the rewritten arguments in force when stopping (see the type's doc). */
+  stop: (reason: string, ...effectiveArgs: [args?: unknown]): ToolCallAction =>
+    effectiveArgs.length === 0
+      ? { kind: 'stop', reason }
+      : { kind: 'stop', reason, args: effectiveArgs[0] },
 } as const;
 
 /**
@@ -145,7 +159,11 @@ export const ToolCallAction = {
  */
 export type ToolResultAction =
   | { readonly kind: 'keep'; readonly additionalContext?: string }
-  | { readonly kind: 'rewrite'; readonly presentation: unknown; readonly additionalContext?: string }
+  | {
+      readonly kind: 'rewrite';
+      readonly presentation: unknown;
+      readonly additionalContext?: string;
+    }
   | { readonly kind: 'stop'; readonly reason: string };
 const KEEP = Object.freeze({ kind: 'keep' as const });
 export const ToolResultAction = {

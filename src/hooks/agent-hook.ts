@@ -62,15 +62,24 @@ export interface AgentHook {
   /** Synchronous and local. Selections chain; last wins; stop is terminal. */
   onModelSelection?(context: HookContext, event: ModelSelectionEvent): ModelSelectionAction;
   /** External `BeforeModel`. Patches accumulate; respond/deny/stop short-circuit. */
-  onCompletionCall?(context: HookContext, event: CompletionCallEvent): Awaitable<CompletionCallAction>;
+  onCompletionCall?(
+    context: HookContext,
+    event: CompletionCallEvent,
+  ): Awaitable<CompletionCallAction>;
   /** External `BeforeToolSelection`. Choices combine: none > required > auto; allowlists intersect. */
   onToolSelection?(context: HookContext, event: ToolSelectionEvent): Awaitable<ToolSelectionAction>;
   /** External `AfterModel`, per chunk when streaming. Replacements chain; deny/stop short-circuit. */
   onModelOutput?(context: HookContext, event: ModelOutputEvent): Awaitable<ModelOutputAction>;
   /** Observes a complete response (blocking surface). First stop short-circuits. */
-  onCompletionResponse?(context: HookContext, event: CompletionResponseEvent): Awaitable<ObservationAction>;
+  onCompletionResponse?(
+    context: HookContext,
+    event: CompletionResponseEvent,
+  ): Awaitable<ObservationAction>;
   /** Accept, retry (tool-free turns only) or stop. First non-continue short-circuits. */
-  onModelTurnFinished?(context: HookContext, event: ModelTurnFinishedEvent): Awaitable<ModelTurnAction>;
+  onModelTurnFinished?(
+    context: HookContext,
+    event: ModelTurnFinishedEvent,
+  ): Awaitable<ModelTurnAction>;
 
   // --- tool step -----------------------------------------------------------------------------
   /** First decision wins; `undefined` defers; no decision means fail-fast. */

@@ -24,13 +24,13 @@ export class Scratchpad {
 
   /** The value in the slot, or `undefined` when it was never set. */
   get<T>(key: ScratchpadKey<T>): T | undefined {
-    return this.#slots.get(key as ScratchpadKey<unknown>) as T | undefined;
+    return this.#slots.get(key) as T | undefined;
   }
 
   /** Sets the slot and returns the previous value. */
   set<T>(key: ScratchpadKey<T>, value: T): T | undefined {
     const previous = this.get(key);
-    this.#slots.set(key as ScratchpadKey<unknown>, value);
+    this.#slots.set(key, value);
     return previous;
   }
 
@@ -41,7 +41,7 @@ export class Scratchpad {
   /** Removes the slot and returns its value. */
   delete<T>(key: ScratchpadKey<T>): T | undefined {
     const previous = this.get(key);
-    this.#slots.delete(key as ScratchpadKey<unknown>);
+    this.#slots.delete(key);
     return previous;
   }
 
@@ -51,9 +51,9 @@ export class Scratchpad {
    * `[next, result]`.
    */
   update<T, R>(key: ScratchpadKey<T>, updater: (current: T) => readonly [next: T, result: R]): R {
-    const current = this.#slots.has(key as ScratchpadKey<unknown>) ? (this.get(key) as T) : key.initial();
+    const current = this.#slots.has(key) ? (this.get(key) as T) : key.initial();
     const [next, result] = updater(current);
-    this.#slots.set(key as ScratchpadKey<unknown>, next);
+    this.#slots.set(key, next);
     return result;
   }
 }

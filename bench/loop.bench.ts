@@ -1,0 +1,141 @@
+/**
+ * Loop overhead.
+ *
+ * 1. A step through the whole loop (no hooks; session, transcript, events, tool validation and
+ *    execution included) beside calling the scripted model directly for the same answers. The
+ *    model answers like a real one would: a few-KB response after a 1 ms wait (a real call takes
+ *    hundreds of ms, so 1 ms is a conservative stand-in). Limit 1.1×: the loop adds ≤ 10%.
+ *    The same figure with no wait at all is printed too, without a limit, to show the loop's own
+ *    cost against a model that does nothing but copy its answer.
+ * 2. A 2,000-chunk stream with one in-process text-delta observer beside the same stream with
+ *    none.
+ */
+import { mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { compare } from './harness.ts';
+import { HookStack } from '../src/hooks/hook-stack.ts';
+import { ObservationAction } from '../src/hooks/actions.ts';
+import { createAgent, ToolRegistry } from '../src/loop/index.ts';
+import { createScriptedModel, type ScriptedTurn } from '../src/testing.ts';
+import type { ModelRequest } from '../src/content/index.ts';
+
+const STEPS = 20;
+const prose =
+  'The loop calls the model, runs the tools it asked for, and fires every hook on the way. '.repeat(
+    40,
+  ); // ~3.5 KB
+
+function turns(delayMs: number): ScriptedTurn[] {
+  const withDelay = delayMs > 0 ? { delayMs } : {};
+  const list: ScriptedTurn[] = [];
+  for (let index = 0; index < STEPS - 1; index++) {
+    list.push({
+      blocks: [
+        { type: 'text', text: prose },
+        { type: 'tool_call', id: `call-${index}`, name: 'echo', parameters: { text: 'ping' } },
+      ],
+      finishReason: 'tool_calls',
+      usage: { promptTokens: 1200, completionTokens: 900 },
+      ...withDelay,
+    });
+  }
+  list.push({ blocks: [{ type: 'text', text: prose }], finishReason: 'stop', ...withDelay });
+  return list;
+}
+
+const tools = new ToolRegistry([
+  {
+    declaration: {
+      name: 'echo',
+      parameters: { type: 'object', properties: { text: { type: 'string' } }, required: ['text'] },
+    },
+    execute: async (args) => args,
+  },
+]);
+
+export default async function loopBench(): Promise<void> {
+  const cwd = await mkdtemp(join(tmpdir(), 'hookwire-bench-'));
+  const request: ModelRequest = {
+    model: 'scripted',
+    contents: [{ speaker: 'human', blocks: [{ type: 'text', text: 'go' }] }],
+  };
+
+  for (const delayMs of [1, 0]) {
+    const script = turns(delayMs);
+    // Sessions are opened beforehand: opening and closing one is a per-session cost (a file to
+    // create), not a per-step one.
+    const sessions = await Promise.all(
+      Array.from({ length: 40 }, async () => {
+        let model = createScriptedModel(script);
+        const agent = createAgent({
+          model: {
+            provider: 'scripted',
+            modelId: 'scripted',
+            generate: (r, o) => model.generate(r, o),
+            stream: (r, o) => model.stream(r, o),
+          },
+          tools,
+          cwd,
+          maxModelCalls: STEPS,
+        });
+        return {
+          session: await agent.openSession(),
+          reset: () => (model = createScriptedModel(script)),
+        };
+      }),
+    );
+    let next = 0;
+    const loopStep = async (): Promise<void> => {
+      const entry = sessions[next++];
+      if (entry === undefined) throw new Error('bench ran out of pre-opened sessions');
+      entry.reset();
+      const result = await entry.session.run('go').result;
+      if (result.status !== 'completed')
+        throw new Error(`bench run ended ${result.status}: ${result.reason ?? ''}`);
+    };
+    const directCalls = async (): Promise<void> => {
+      const model = createScriptedModel(script);
+      for (let index = 0; index < STEPS; index++) await model.generate(request);
+    };
+    await compare(
+      delayMs > 0
+        ? `loop step, no hooks, model answering ~3.5 KB after ${delayMs} ms (per ${STEPS}-step run) vs the scripted model alone`
+        : `loop step, no hooks, model answering instantly (per ${STEPS}-step run; no limit: the loop's own cost) vs the scripted model alone`,
+      loopStep,
+      directCalls,
+      delayMs > 0 ? { rounds: 30, limit: 1.1, unit: 'ms' } : { rounds: 30, unit: 'µs' },
+    );
+    await Promise.all(sessions.map((entry) => entry.session.close('exit')));
+  }
+
+  const words = Array.from({ length: 2000 }, (_, index) => `word${index} `).join('');
+  const streamScript: ScriptedTurn[] = [
+    { blocks: [{ type: 'text', text: words }], finishReason: 'stop' },
+  ];
+  const observer = new HookStack([
+    { name: 'delta observer', onTextDelta: () => ObservationAction.continue() },
+  ]);
+  const streamRun = (hooks: HookStack | undefined) => async (): Promise<void> => {
+    const agent = createAgent({
+      model: createScriptedModel(streamScript, { deltasPerBlock: 2000 }),
+      cwd,
+      ...(hooks === undefined ? {} : { hooks }),
+    });
+    const session = await agent.openSession();
+    const handle = session.run('stream', { streaming: true });
+    let deltas = 0;
+    for await (const event of handle) if (event.type === 'text-delta') deltas++;
+    if (deltas !== 2000) throw new Error(`expected 2000 deltas, got ${deltas}`);
+    await session.close('exit');
+  };
+  await compare(
+    '2,000-chunk stream with one in-process text-delta observer vs none',
+    streamRun(observer),
+    streamRun(undefined),
+    {
+      rounds: 20,
+      unit: 'ms',
+    },
+  );
+}

@@ -1,0 +1,20 @@
+import type { AgentHook } from '../agent-hook.ts';
+import { commandHookForGroup, type CommandHookOptions } from './command-hook.ts';
+import type { EffectiveSettings } from './settings/index.ts';
+import { HOOK_EVENT_NAMES } from '../../wire/index.ts';
+
+/**
+ * One `AgentHook` per settings group, in merge order (managed, user, project, local, extra;
+ * document order within a file). Push them into the run's `HookStack` — before or after
+ * in-process hooks, as the agent decides — and they compose by the stack's rules.
+ */
+export function createCommandHooks(
+  settings: EffectiveSettings,
+  options: CommandHookOptions,
+): AgentHook[] {
+  const hooks: AgentHook[] = [];
+  for (const event of HOOK_EVENT_NAMES)
+    for (const group of settings.events[event] ?? [])
+      hooks.push(commandHookForGroup(group, options));
+  return hooks;
+}

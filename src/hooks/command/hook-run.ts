@@ -1,0 +1,193 @@
+/**
+ * One command hook's run, as reported to `hookwire hooks fire`, `stream-json` and the
+ * `onHookRun` callback, and its interpretation under the protocol of the design brief.
+ */
+import type { HookEventName, HookOutput, RegisteredEventName } from '../../wire/index.ts';
+import { decodeHookOutput, parseHookStdout } from '../../wire/index.ts';
+import type { CommandResult } from './runner/index.ts';
+import type { CommandHookConfig } from './settings/index.ts';
+import { formatDuration } from './settings/index.ts';
+
+/**
+ * `ok`: exited 0 and its output decoded. `blocked`: it denied (exit 2, or a JSON deny).
+ * `warning`: a non-zero exit other than 2, or output that does not decode (non-blocking).
+ * `timeout`: its deadline passed. `error`: it could not run (missing command, spawn failure,
+ * killed, cancelled). `failed-closed`: one of the failures above, on a hook marked `failClosed`,
+ * which therefore denied what it guards.
+ */
+export type HookRunStatus = 'ok' | 'blocked' | 'warning' | 'timeout' | 'error' | 'failed-closed';
+
+/** One hook run, in the shape `hookwire hooks fire` prints in `hooks[]`. */
+export interface HookRunRecord {
+  /** The event as registered in settings (canonical name or alias). */
+  readonly event: RegisteredEventName;
+  readonly name: string;
+  readonly command: string;
+  readonly exitCode: number | null;
+  readonly signal: string | null;
+  readonly durationMs: number;
+  readonly status: HookRunStatus;
+  readonly stdoutTruncated: boolean;
+  readonly stderrTruncated: boolean;
+  /** Why the run is not `ok`, when it is not (the warning or the failure). */
+  readonly detail?: string;
+}
+
+/** The events on which a denial means something (the rest are advisory or observe-only). */
+export const DENY_EVENTS: ReadonlySet<HookEventName> = new Set([
+  'UserPromptSubmit',
+  'BeforeModel',
+  'AfterModel',
+  'PreToolUse',
+  'PostToolUse',
+  'Stop',
+]);
+
+/** The events on which `continue: false` stops the run. */
+export const STOP_EVENTS: ReadonlySet<HookEventName> = new Set([
+  'UserPromptSubmit',
+  'BeforeModel',
+  'AfterModel',
+  'PreToolUse',
+  'PostToolUse',
+  'PostToolUseFailure',
+  'Stop',
+]);
+
+/** The events whose plain-text stdout is context for the model (a message everywhere else). */
+export const TEXT_IS_CONTEXT: ReadonlySet<HookEventName> = new Set([
+  'UserPromptSubmit',
+  'SessionStart',
+]);
+
+/** What one hook run means for the event it ran for. */
+export interface HookRunOutcome {
+  readonly record: HookRunRecord;
+  readonly hook: CommandHookConfig;
+  /** The decoded JSON output (exit 0 only). */
+  readonly output?: HookOutput;
+  /** Plain-text stdout (exit 0 only). */
+  readonly text?: string;
+  /** Set when this hook denies: exit 2, a JSON deny, or a fail-closed failure. */
+  readonly denial?: string;
+  /** A non-blocking problem to report as a warning. */
+  readonly warning?: string;
+}
+
+const NOT_FOUND = 127;
+const NOT_EXECUTABLE = 126;
+const BLOCKING_EXIT = 2;
+
+/**
+ * Interprets one run: exit 0 decodes stdout (JSON or plain text); exit 2 blocks with stderr as
+ * the reason; any other exit is a warning. A failure to answer — timeout, missing command,
+ * spawn error, kill, cancellation, undecodable output, crash — is a warning, or a denial saying
+ * which failure it was when the hook fails closed.
+ */
+export function interpretRun(
+  event: HookEventName,
+  registeredAs: RegisteredEventName,
+  hook: CommandHookConfig,
+  result: CommandResult,
+): HookRunOutcome {
+  const base = {
+    event: registeredAs,
+    name: hook.name,
+    command: hook.command,
+    exitCode: result.exitCode,
+    signal: result.signal,
+    durationMs: Math.round(result.durationMs),
+    stdoutTruncated: result.stdoutTruncated,
+    stderrTruncated: result.stderrTruncated,
+  };
+  const label = `hook "${hook.name}" (${registeredAs})`;
+
+  const failure = (status: 'warning' | 'timeout' | 'error', what: string): HookRunOutcome => {
+    if (hook.failClosed) {
+      const denial = `${label} ${what}; it is marked failClosed, so the action it guards is denied`;
+      return { hook, record: { ...base, status: 'failed-closed', detail: what }, denial };
+    }
+    return { hook, record: { ...base, status, detail: what }, warning: `${label} ${what}` };
+  };
+
+  switch (result.termination) {
+    case 'timeout':
+      return failure('timeout', `timed out after ${formatDuration(hook.timeoutMs)}`);
+    case 'aborted':
+      return failure('error', 'was cancelled before it answered');
+    case 'spawn-error':
+      return failure('error', `could not start: ${result.spawnError ?? 'unknown spawn error'}`);
+    case 'exited':
+      break;
+  }
+  if (result.exitCode === null)
+    return failure('error', `was killed by ${result.signal ?? 'a signal'}${stderrTail(result)}`);
+  if (result.exitCode === NOT_FOUND)
+    return failure(
+      'error',
+      `is missing: the command was not found (exit 127)${stderrTail(result)}`,
+    );
+  if (result.exitCode === NOT_EXECUTABLE)
+    return failure('error', `is not executable (exit 126)${stderrTail(result)}`);
+  if (result.exitCode === BLOCKING_EXIT) {
+    const reason = result.stderr.trim() || `blocked by ${label} (exit 2, no reason on stderr)`;
+    if (!DENY_EVENTS.has(event))
+      return {
+        hook,
+        record: { ...base, status: 'warning', detail: 'exit 2 cannot block this event' },
+        warning: `${label} exited 2, but ${event} cannot be blocked: ${reason}`,
+      };
+    return { hook, record: { ...base, status: 'blocked', detail: reason }, denial: reason };
+  }
+  if (result.exitCode !== 0)
+    return failure('warning', `crashed (exit ${result.exitCode})${stderrTail(result)}`);
+
+  const stdout = parseHookStdout(result.stdout);
+  switch (stdout.kind) {
+    case 'empty':
+      return { hook, record: { ...base, status: 'ok' } };
+    case 'text':
+      return { hook, record: { ...base, status: 'ok' }, text: stdout.text };
+    case 'invalid-json':
+      return failure(
+        'warning',
+        `printed output that does not decode: invalid JSON (${stdout.error})${truncatedNote(result)}`,
+      );
+    case 'json':
+      break;
+  }
+  const decoded = decodeHookOutput(registeredAs, stdout.value);
+  if (!decoded.ok)
+    return failure('warning', `printed output that does not decode: ${decoded.error.message}`);
+  const output = decoded.value;
+  const denial = deniedBy(event, output, label);
+  if (denial !== undefined)
+    return { hook, record: { ...base, status: 'blocked', detail: denial }, output, denial };
+  return { hook, record: { ...base, status: 'ok' }, output };
+}
+
+function deniedBy(event: HookEventName, output: HookOutput, label: string): string | undefined {
+  const specific = output.hookSpecificOutput as
+    { permissionDecision?: string; permissionDecisionReason?: string } | undefined;
+  if (event === 'PreToolUse' && specific?.permissionDecision !== undefined) {
+    if (specific.permissionDecision === 'deny')
+      return specific.permissionDecisionReason ?? output.reason ?? `denied by ${label}`;
+    // `ask` needs a person; hookwire runs headless, so the call is denied and the reason says why.
+    if (specific.permissionDecision === 'ask')
+      return `${specific.permissionDecisionReason ?? output.reason ?? `${label} asks for approval`} (approval required, and hookwire runs without an interactive user: denied)`;
+  }
+  if (output.decision === 'deny' && DENY_EVENTS.has(event))
+    return output.reason ?? `denied by ${label} (no reason given)`;
+  return undefined;
+}
+
+function stderrTail(result: CommandResult): string {
+  const text = result.stderr.trim();
+  if (text === '') return '';
+  const tail = text.length > 500 ? `…${text.slice(-500)}` : text;
+  return `: ${tail}`;
+}
+
+function truncatedNote(result: CommandResult): string {
+  return result.stdoutTruncated ? '; stdout was truncated at the output cap' : '';
+}

@@ -1,0 +1,34 @@
+/**
+ * Command hooks: settings, the supervised runner, and the adapter that turns each settings group
+ * into an `AgentHook`. Every export here is public API.
+ */
+export {
+  combineOutcomes,
+  applyToolInputRewrite,
+  type CombinedOutcome,
+} from './combine-outcomes.ts';
+export {
+  EVENT_KIND,
+  commandHookForGroup,
+  requestPatchFromOverride,
+  responseFromOverride,
+  type CommandHookOptions,
+} from './command-hook.ts';
+export { createCommandHooks } from './create-command-hooks.ts';
+export {
+  fireCommandHooks,
+  type FireCommandHooksOptions,
+  type FireResult,
+} from './fire-command-hooks.ts';
+export {
+  DENY_EVENTS,
+  STOP_EVENTS,
+  TEXT_IS_CONTEXT,
+  interpretRun,
+  type HookRunOutcome,
+  type HookRunRecord,
+  type HookRunStatus,
+} from './hook-run.ts';
+export { runHookGroup, type HookGroupRun, type HookGroupRunOptions } from './run-hook-group.ts';
+export * from './runner/index.ts';
+export * from './settings/index.ts';

@@ -1,0 +1,131 @@
+/**
+ * Runs one settings group's hooks for one payload: in parallel (the default) or, with
+ * `sequential: true`, one after another with each seeing the input as rewritten by the ones
+ * before it. Either way the outcomes are combined in configuration order.
+ */
+import type { ModelRequest } from '../../content/index.ts';
+import { mergeHookLLMRequest } from '../../wire/index.ts';
+import {
+  applyToolInputRewrite,
+  combineOutcomes,
+  type CombinedOutcome,
+} from './combine-outcomes.ts';
+import { interpretRun, type HookRunOutcome, type HookRunRecord } from './hook-run.ts';
+import type { CommandRunner } from './runner/index.ts';
+import type { HookGroupConfig } from './settings/index.ts';
+
+export interface HookGroupRunOptions {
+  readonly runner: CommandRunner;
+  /** The project directory: hooks run there and get it as `HOOKWIRE_PROJECT_DIR`. */
+  readonly projectDir: string;
+  readonly sessionId: string;
+  /** Cancels the running hooks (their process groups are killed). */
+  readonly signal?: AbortSignal;
+  /** SIGTERM → SIGKILL grace; the runner's default when absent. */
+  readonly killGraceMs?: number;
+  /** Called once per hook run, in completion order, as soon as it settles. */
+  readonly onHookRun?: (record: HookRunRecord) => void;
+}
+
+export interface HookGroupRun {
+  /** One outcome per hook, in configuration order. */
+  readonly outcomes: readonly HookRunOutcome[];
+  readonly combined: CombinedOutcome;
+}
+
+type Payload = Readonly<Record<string, unknown>>;
+
+function hookEnvironment(options: HookGroupRunOptions): Record<string, string> {
+  return {
+    HOOKWIRE_PROJECT_DIR: options.projectDir,
+    HOOKWIRE_SESSION_ID: options.sessionId,
+    // The same hook scripts run unchanged under Claude Code and Gemini CLI, which set these.
+    CLAUDE_PROJECT_DIR: options.projectDir,
+    GEMINI_PROJECT_DIR: options.projectDir,
+  };
+}
+
+async function runOne(
+  group: HookGroupConfig,
+  index: number,
+  input: string,
+  options: HookGroupRunOptions,
+  env: Record<string, string>,
+): Promise<HookRunOutcome> {
+  const hook = group.hooks[index];
+  if (hook === undefined) throw new RangeError(`group ${group.path} has no hook ${index}`);
+  const result = await options.runner.run({
+    command: hook.command,
+    cwd: options.projectDir,
+    input,
+    env,
+    timeoutMs: hook.timeoutMs,
+    ...(options.killGraceMs === undefined ? {} : { killGraceMs: options.killGraceMs }),
+    ...(options.signal === undefined ? {} : { signal: options.signal }),
+  });
+  const outcome = interpretRun(group.event, group.registeredAs, hook, result);
+  options.onHookRun?.(outcome.record);
+  return outcome;
+}
+
+/** The payload the next sequential hook sees, with the previous hook's rewrite applied. */
+function rewrittenPayload(
+  group: HookGroupConfig,
+  payload: Payload,
+  outcome: HookRunOutcome,
+): Payload {
+  const specific = outcome.output?.hookSpecificOutput as Record<string, unknown> | undefined;
+  if (specific === undefined) return payload;
+  switch (group.event) {
+    case 'PreToolUse': {
+      const args = applyToolInputRewrite(payload['tool_input'], specific);
+      return args === payload['tool_input'] ? payload : { ...payload, tool_input: args };
+    }
+    case 'BeforeModel': {
+      if (specific['llm_request'] === undefined) return payload;
+      const request = payload['llm_request'] as ModelRequest;
+      return { ...payload, llm_request: mergeHookLLMRequest(request, specific['llm_request']) };
+    }
+    case 'AfterModel': {
+      const replacement = specific['llm_response'];
+      if (replacement === undefined) return payload;
+      return {
+        ...payload,
+        llm_response: { ...(payload['llm_response'] as object), ...replacement },
+      };
+    }
+    case 'PostToolUse':
+      return 'updatedToolOutput' in specific
+        ? { ...payload, tool_response: specific['updatedToolOutput'] }
+        : payload;
+    default:
+      return payload;
+  }
+}
+
+/** Runs the group's hooks for `payload` (the complete stdin object) and combines the outcomes. */
+export async function runHookGroup(
+  group: HookGroupConfig,
+  payload: Payload,
+  options: HookGroupRunOptions,
+): Promise<HookGroupRun> {
+  const env = hookEnvironment(options);
+  const toolInput = group.event === 'PreToolUse' ? payload['tool_input'] : undefined;
+  let outcomes: HookRunOutcome[];
+  if (!group.sequential || group.hooks.length === 1) {
+    // Serialised once for every hook of the group: they all see the same input.
+    const input = JSON.stringify(payload);
+    outcomes = await Promise.all(
+      group.hooks.map((_, index) => runOne(group, index, input, options, env)),
+    );
+  } else {
+    outcomes = [];
+    let current = payload;
+    for (let index = 0; index < group.hooks.length; index++) {
+      const outcome = await runOne(group, index, JSON.stringify(current), options, env);
+      outcomes.push(outcome);
+      current = rewrittenPayload(group, current, outcome);
+    }
+  }
+  return { outcomes, combined: combineOutcomes(group.event, outcomes, toolInput) };
+}

@@ -1,0 +1,201 @@
+/**
+ * The public entry of the loop: `createAgent(options)` → `agent.openSession()` → `session.run()`.
+ *
+ * ```ts
+ * const agent = createAgent({ model, tools, hooks, cwd: process.cwd() });
+ * const session = await agent.openSession();
+ * const handle = session.run('Tidy the workspace', { streaming: true });
+ * for await (const event of handle) render(event);
+ * const { status, result } = await handle.result;
+ * await session.close('exit');
+ * ```
+ */
+import { randomUUID } from 'node:crypto';
+import { access } from 'node:fs/promises';
+import { isAbsolute, join, resolve } from 'node:path';
+import type { GenerationSettings, LanguageModel, Message } from '../content/index.ts';
+import type { AgentHook } from '../hooks/agent-hook.ts';
+import type { HookReport } from '../hooks/context.ts';
+import {
+  DEFAULT_CLOSING_HOOK_BUDGET_MS,
+  DEFAULT_MAX_MODEL_CALLS,
+  DEFAULT_STOP_CONTINUATIONS_PER_TURN,
+} from './budgets.ts';
+import { LoopError } from './loop-error.ts';
+import type { AgentConfig, SessionState } from './run-state.ts';
+import { Session } from './session.ts';
+import type { ToolRegistry } from './tool-registry.ts';
+import {
+  historyOf,
+  lastTurnOf,
+  readTranscript,
+  TranscriptWriter,
+  TRANSCRIPT_VERSION,
+} from './transcript.ts';
+
+/** Options of `createAgent`. */
+export interface AgentOptions {
+  /** The model every call goes to (unless a model-selection hook picks another). */
+  readonly model: LanguageModel;
+  /** The tools offered to the model. Default: none. */
+  readonly tools?: ToolRegistry;
+  /** The one hook every event goes through — in practice a `HookStack`. Default: none. */
+  readonly hooks?: AgentHook;
+  /** The system instruction of every request (overrides `settings.systemInstruction`). */
+  readonly systemInstruction?: string;
+  /** Generation settings of every request (a request patch can change them per call). */
+  readonly settings?: GenerationSettings;
+  /** The agent's name, given to hooks as `HookContext.agentName`. */
+  readonly agentName?: string;
+  /** Model calls per run, retries and Stop continuations included. Default 50. */
+  readonly maxModelCalls?: number;
+  /** Stop continuations per turn. Default 1. */
+  readonly stopContinuationsPerTurn?: number;
+  /** The project directory: tools and hooks run there. */
+  readonly cwd: string;
+  /** Where transcripts go, as `<sessionsDir>/<sessionId>.jsonl`. Default `<cwd>/.hookwire/sessions`. */
+  readonly sessionsDir?: string;
+  /** Time given to Interrupt, StopFailure and SessionEnd hooks, in ms. Default 1500. */
+  readonly closingHookBudgetMs?: number;
+}
+
+/** Options of `Agent.openSession`. */
+export interface OpenSessionOptions {
+  /** The session id (letters, digits, `.`, `_`, `-`). Default: a fresh UUID. */
+  readonly sessionId?: string;
+  /**
+   * Continue the session `sessionId` from its transcript: the history is rebuilt from it (a
+   * truncated last line is skipped with a warning) and SessionStart fires with `source: 'resume'`.
+   */
+  readonly resume?: boolean;
+  /** The transcript file. Default `<sessionsDir>/<sessionId>.jsonl`. */
+  readonly transcriptPath?: string;
+}
+
+/** An agent: a model, tools and hooks, ready to open sessions. */
+export interface Agent {
+  /** The resolved options (defaults applied). */
+  readonly config: AgentConfig;
+  readonly cwd: string;
+  readonly sessionsDir: string;
+  /** Opens (or resumes) a session and fires SessionStart. */
+  openSession(options?: OpenSessionOptions): Promise<Session>;
+}
+
+const NO_HOOKS: AgentHook = Object.freeze({ name: 'no hooks' });
+const SESSION_ID = /^[A-Za-z0-9._-]+$/;
+
+/** Creates an agent. Throws `RangeError` for a non-positive budget. */
+export function createAgent(options: AgentOptions): Agent {
+  const maxModelCalls = options.maxModelCalls ?? DEFAULT_MAX_MODEL_CALLS;
+  const stopContinuationsPerTurn =
+    options.stopContinuationsPerTurn ?? DEFAULT_STOP_CONTINUATIONS_PER_TURN;
+  if (!Number.isInteger(maxModelCalls) || maxModelCalls < 1) {
+    throw new RangeError(`maxModelCalls must be a positive integer, got ${maxModelCalls}`);
+  }
+  if (!Number.isInteger(stopContinuationsPerTurn) || stopContinuationsPerTurn < 0) {
+    throw new RangeError(
+      `stopContinuationsPerTurn must be a non-negative integer, got ${stopContinuationsPerTurn}`,
+    );
+  }
+  const settings =
+    options.systemInstruction === undefined
+      ? options.settings
+      : { ...options.settings, systemInstruction: options.systemInstruction };
+  const config: AgentConfig = {
+    model: options.model,
+    tools: options.tools,
+    hooks: options.hooks ?? NO_HOOKS,
+    settings,
+    agentName: options.agentName,
+    maxModelCalls,
+    stopContinuationsPerTurn,
+    closingHookBudgetMs: options.closingHookBudgetMs ?? DEFAULT_CLOSING_HOOK_BUDGET_MS,
+  };
+  const cwd = resolve(options.cwd);
+  const sessionsDir =
+    options.sessionsDir === undefined
+      ? join(cwd, '.hookwire', 'sessions')
+      : resolve(cwd, options.sessionsDir);
+
+  return {
+    config,
+    cwd,
+    sessionsDir,
+    async openSession(sessionOptions: OpenSessionOptions = {}): Promise<Session> {
+      const resume = sessionOptions.resume ?? false;
+      if (
+        resume &&
+        sessionOptions.sessionId === undefined &&
+        sessionOptions.transcriptPath === undefined
+      ) {
+        throw new LoopError(
+          'session_not_found',
+          'Resuming needs the sessionId (or transcriptPath) of the session to continue.',
+        );
+      }
+      const sessionId = sessionOptions.sessionId ?? randomUUID();
+      if (!SESSION_ID.test(sessionId)) {
+        throw new LoopError(
+          'session_id_invalid',
+          `Session id ${JSON.stringify(sessionId)} may contain only letters, digits, ".", "_" and "-".`,
+        );
+      }
+      const transcriptPath =
+        sessionOptions.transcriptPath === undefined
+          ? join(sessionsDir, `${sessionId}.jsonl`)
+          : isAbsolute(sessionOptions.transcriptPath)
+            ? sessionOptions.transcriptPath
+            : resolve(cwd, sessionOptions.transcriptPath);
+      const exists = await access(transcriptPath).then(
+        () => true,
+        () => false,
+      );
+      const history: Message[] = [];
+      const pendingReports: HookReport[] = [];
+      let turnCounter = 0;
+      if (resume) {
+        if (!exists) {
+          throw new LoopError(
+            'session_not_found',
+            `No transcript for session ${sessionId} at ${transcriptPath}; check the id, or open a new session without resume.`,
+          );
+        }
+        const contents = await readTranscript(transcriptPath);
+        history.push(...historyOf(contents.records));
+        turnCounter = lastTurnOf(contents.records);
+        for (const warning of contents.warnings)
+          pendingReports.push({ level: 'warning', text: warning });
+      } else if (exists) {
+        throw new LoopError(
+          'session_exists',
+          `Session ${sessionId} already has a transcript at ${transcriptPath}; resume it (resume: true) or choose another id.`,
+        );
+      }
+      const transcript = await TranscriptWriter.open(transcriptPath);
+      const source = resume ? 'resume' : 'startup';
+      const state: SessionState = {
+        info: { sessionId, transcriptPath, cwd },
+        history,
+        transcript,
+        queue: [],
+        turnCounter,
+        pendingContext: undefined,
+        pendingReports,
+      };
+      const time = new Date().toISOString();
+      transcript.append({
+        type: 'session-start',
+        version: TRANSCRIPT_VERSION,
+        sessionId,
+        cwd,
+        source,
+        time,
+      });
+      for (const report of pendingReports) transcript.append({ type: 'hook-report', report, time });
+      const session = new Session(config, state, source);
+      await session.start();
+      return session;
+    },
+  };
+}

@@ -1,0 +1,47 @@
+/**
+ * The loop's budgets (design principle 3: every loop is bounded).
+ *
+ * - Model calls per run (`maxModelCalls`, default 50): every call the loop issues counts,
+ *   including model-turn retries and Stop continuations; a synthetic response from a
+ *   completion-call hook counts too, since it stands in for a call. When it is spent the run ends
+ *   `budget_exhausted` and a `budget_exhausted` Notification fires.
+ * - Stop continuations per turn (`stopContinuationsPerTurn`, default 1): a blocking Stop hook
+ *   continues the turn at most this many times; after that a block is reported as a warning and
+ *   the turn ends. Every turn starts with a fresh budget.
+ */
+
+/** Default total model calls per run. */
+export const DEFAULT_MAX_MODEL_CALLS = 50;
+/** Default Stop continuations per turn. */
+export const DEFAULT_STOP_CONTINUATIONS_PER_TURN = 1;
+/** Default time an Interrupt or SessionEnd hook gets (they run after cancellation or at close). */
+export const DEFAULT_CLOSING_HOOK_BUDGET_MS = 1500;
+
+/** Counts a run's model calls against its budget. */
+export class ModelCallBudget {
+  readonly limit: number;
+  #used = 0;
+
+  constructor(limit: number) {
+    if (!Number.isInteger(limit) || limit < 1) {
+      throw new RangeError(`maxModelCalls must be a positive integer, got ${limit}`);
+    }
+    this.limit = limit;
+  }
+
+  get used(): number {
+    return this.#used;
+  }
+
+  /** Takes one call from the budget; false (nothing taken) when it is spent. */
+  take(): boolean {
+    if (this.#used >= this.limit) return false;
+    this.#used++;
+    return true;
+  }
+
+  /** The reason a run reports when the budget is spent. */
+  exhaustedReason(): string {
+    return `the run reached its limit of ${this.limit} model calls (maxModelCalls); raise the limit or make the task smaller`;
+  }
+}

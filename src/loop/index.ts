@@ -1,0 +1,22 @@
+/**
+ * The loop layer's public surface: every export here is public API.
+ */
+export { createAgent, type Agent, type AgentOptions, type OpenSessionOptions } from './agent.ts';
+export { Session, type RunOptions } from './session.ts';
+export type { RunEvent, RunHandle, RunResult, RunStatus } from './run-events.ts';
+export type { AgentConfig } from './run-state.ts';
+export { LoopError } from './loop-error.ts';
+export {
+  DEFAULT_CLOSING_HOOK_BUDGET_MS,
+  DEFAULT_MAX_MODEL_CALLS,
+  DEFAULT_STOP_CONTINUATIONS_PER_TURN,
+} from './budgets.ts';
+export {
+  readTranscript,
+  historyOf,
+  TRANSCRIPT_VERSION,
+  type TranscriptContents,
+  type TranscriptRecord,
+} from './transcript.ts';
+export type { Tool, ToolExecutionContext } from './tool.ts';
+export { ToolRegistry, ToolRegistryError, type ToolArgumentsValidation } from './tool-registry.ts';

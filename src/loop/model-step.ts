@@ -1,0 +1,504 @@
+/**
+ * One model call of a step, from request preparation to the accepted answer:
+ *
+ * budget → BeforeModel (`completionCall`: patch / respond / deny / stop) → BeforeToolSelection
+ * (`toolSelection`; the tool choice is then enforced on the request) → model selection (sync) →
+ * the call (`generate`, or `stream` with delta hooks and per-chunk AfterModel) → AfterModel on the
+ * whole response (blocking) → completion-response / stream-finish observers → finish reason
+ * reconciled → `modelTurnFinished` (continue / repeat / retry with feedback / stop) → a
+ * safety-filtered, refused or failed answer ends the turn as failed.
+ *
+ * Both surfaces share everything but the call itself (`callBlocking` / `callStreaming`).
+ */
+import {
+  reconcileFinishReason,
+  textOf,
+  toolCallsOf,
+  type ContentBlock,
+  type FinishReason,
+  type LanguageModel,
+  type Message,
+  type ModelRequest,
+  type ModelResponse,
+  type ToolCallBlock,
+} from '../content/index.ts';
+import type { ModelOutputAction } from '../hooks/actions.ts';
+import { applyRequestPatch, type RequestPatch } from '../hooks/request-patch.ts';
+import { CancelledError } from './loop-error.ts';
+import { isPromiseLike, type RunState, type TurnEnd, type TurnState } from './run-state.ts';
+import { enforceToolChoice, withToolChoice } from './tool-choice.ts';
+
+/** What one model call leads to. */
+export type ModelStepOutcome =
+  | {
+      readonly kind: 'accepted';
+      /** The accepted answer, its finish reason reconciled with its content. */
+      readonly response: ModelResponse;
+      readonly finishReason: FinishReason | undefined;
+      /** The request as sent (after patches and tool-choice enforcement). */
+      readonly request: ModelRequest;
+      readonly toolCalls: readonly ToolCallBlock[];
+    }
+  /** The turn was rejected by a `modelTurnFinished` hook: call the model again. */
+  | { readonly kind: 'retry' }
+  | { readonly kind: 'end'; readonly end: TurnEnd };
+
+/** Finish reasons that mean the answer failed: StopFailure fires instead of Stop. */
+const FAILURE_REASONS: ReadonlySet<FinishReason | undefined> = new Set<FinishReason | undefined>([
+  'safety',
+  'refusal',
+  'error',
+]);
+
+const stopped = (
+  reason: string,
+  endsRun: boolean,
+): Extract<ModelStepOutcome, { readonly kind: 'end' }> => ({
+  kind: 'end',
+  end: { status: 'stopped', reason, endsRun },
+});
+
+/** Runs one model call of `turn`. */
+export async function runModelStep(run: RunState, turn: TurnState): Promise<ModelStepOutcome> {
+  const { config, hooks, observed, context } = run;
+  run.throwIfCancelled();
+  if (!run.budget.take()) return budgetExhausted(run);
+  const modelCall = run.budget.used;
+  context.setTurn(modelCall);
+  run.emit({ type: 'step-start', turn: turn.number, modelCall });
+
+  const history = run.session.history;
+  let request: ModelRequest = baseRequest(run);
+  // The prompt/history views are built only for hooks that observe them.
+  let prompt: Message | undefined;
+  let before: readonly Message[] | undefined;
+  const promptView = (): Message => (prompt ??= history[turn.promptIndex] ?? emptyPrompt);
+  const historyView = (): readonly Message[] => (before ??= history.slice(0, turn.promptIndex));
+
+  let patch: RequestPatch | undefined;
+  let synthetic: ModelResponse | undefined;
+  if (observed.completionCall && hooks.onCompletionCall !== undefined) {
+    const action = await run.settle(
+      hooks.onCompletionCall(context, {
+        prompt: promptView(),
+        history: historyView(),
+        turn: modelCall,
+        request,
+      }),
+    );
+    run.hookOutcome('completionCall', action);
+    switch (action.kind) {
+      case 'continue':
+        break;
+      case 'patch':
+        patch = action.patch;
+        request = applyRequestPatch(request, patch);
+        break;
+      case 'respond':
+        synthetic = action.response;
+        break;
+      case 'deny':
+        return stopped(`BeforeModel denied the model call: ${action.reason}`, false);
+      case 'stop':
+        return stopped(action.reason, true);
+    }
+  }
+
+  if (
+    synthetic === undefined &&
+    observed.toolSelection &&
+    hooks.onToolSelection !== undefined &&
+    request.tools !== undefined &&
+    request.tools.length > 0
+  ) {
+    const action = await run.settle(
+      hooks.onToolSelection(context, {
+        request,
+        tools: request.tools,
+        toolChoice: request.settings?.toolChoice,
+      }),
+    );
+    run.hookOutcome('toolSelection', action);
+    if (action.kind === 'choose') request = withToolChoice(request, action.toolChoice);
+  }
+  request = enforceToolChoice(request);
+
+  let response: ModelResponse;
+  if (synthetic !== undefined) {
+    response = synthetic;
+  } else {
+    let model: LanguageModel = config.model;
+    if (observed.modelSelection && hooks.onModelSelection !== undefined) {
+      const action = hooks.onModelSelection(context, {
+        prompt: promptView(),
+        history: historyView(),
+        requestPatch: patch,
+        previousModel: run.previousModel,
+        defaultModel: config.model,
+        selected: config.model,
+      });
+      run.hookOutcome('modelSelection', action);
+      if (action.kind === 'stop') return stopped(action.reason, true);
+      if (action.kind === 'select' && action.model !== model) {
+        model = action.model;
+        if (patch?.model === undefined) request = { ...request, model: model.modelId };
+      }
+    }
+    run.previousModel = model;
+    const called = run.streaming
+      ? await callStreaming(run, model, request, modelCall)
+      : await callBlocking(run, model, request);
+    if (called.kind === 'end') return called;
+    response = called.response;
+    if (!run.streaming && observed.completionResponse && hooks.onCompletionResponse !== undefined) {
+      const action = await run.settle(
+        hooks.onCompletionResponse(context, {
+          prompt: promptView(),
+          response,
+          usage: response.usage,
+          messageId: response.id,
+          raw: response.raw,
+        }),
+      );
+      run.hookOutcome('completionResponse', action);
+      if (action.kind === 'stop') return stopped(action.reason, true);
+    }
+    if (run.streaming && observed.streamFinish && hooks.onStreamFinish !== undefined) {
+      const action = await run.settle(
+        hooks.onStreamFinish(context, { prompt: promptView(), response }),
+      );
+      run.hookOutcome('streamFinish', action);
+      if (action.kind === 'stop') return stopped(action.reason, true);
+    }
+  }
+
+  const toolCalls = toolCallsOf(response.content);
+  const finishReason = reconcileFinishReason(response.finishReason, toolCalls.length > 0);
+
+  if (observed.modelTurnFinished && hooks.onModelTurnFinished !== undefined) {
+    const action = await run.settle(
+      hooks.onModelTurnFinished(context, {
+        turn: modelCall,
+        content: response.content,
+        usage: response.usage,
+        finishReason,
+        rawStopReason: response.rawStopReason,
+        maxTokens: request.settings?.maxOutputTokens,
+        hasToolCalls: toolCalls.length > 0,
+        messageId: response.id,
+        raw: response.raw,
+      }),
+    );
+    run.hookOutcome('modelTurnFinished', action);
+    switch (action.kind) {
+      case 'continue':
+        break;
+      case 'stop':
+        return stopped(action.reason, true);
+      case 'repeat':
+      case 'retry':
+        if (toolCalls.length > 0) {
+          // Retrying would leave the rejected answer's tool calls unanswered in the history.
+          run.report({
+            level: 'warning',
+            text: `a modelTurnFinished hook asked to ${action.kind === 'repeat' ? 'repeat' : 'retry'} a model turn that called tools; retries apply only to tool-free turns, so the turn was accepted (steer tool calls with tool-call hooks instead)`,
+            event: 'modelTurnFinished',
+          });
+          break;
+        }
+        if (action.kind === 'retry') {
+          run.appendMessage(response.content);
+          run.appendMessage({
+            speaker: 'human',
+            blocks: [{ type: 'text', text: action.feedback }],
+          });
+          turn.promptIndex = history.length - 1;
+        }
+        run.emit({
+          type: 'model-turn-retried',
+          modelCall,
+          retry: action.kind === 'repeat' ? 'repeat' : 'feedback',
+        });
+        return { kind: 'retry' };
+    }
+  }
+
+  run.emit({
+    type: 'model-response',
+    modelCall,
+    message: response.content,
+    finishReason,
+    rawStopReason: response.rawStopReason,
+    usage: response.usage,
+    synthetic: synthetic !== undefined,
+  });
+
+  if (FAILURE_REASONS.has(finishReason)) {
+    const said =
+      response.rawStopReason === undefined
+        ? ''
+        : ` (provider said ${JSON.stringify(response.rawStopReason)})`;
+    return {
+      kind: 'end',
+      end: {
+        status: 'failed',
+        reason: `the model's answer ended with finish reason "${String(finishReason)}"${said}`,
+        endsRun: true,
+        failure: { finishReason, rawStopReason: response.rawStopReason },
+      },
+    };
+  }
+  return {
+    kind: 'accepted',
+    response:
+      finishReason === response.finishReason ? response : withFinishReason(response, finishReason),
+    finishReason,
+    request,
+    toolCalls,
+  };
+}
+
+const emptyPrompt: Message = { speaker: 'human', blocks: [] };
+
+function baseRequest(run: RunState): ModelRequest {
+  const { config } = run;
+  const tools = config.tools?.declarations();
+  // A copy of the history: the request outlives this step (providers, recorders keep it).
+  const contents = run.session.history.slice();
+  if (tools !== undefined && tools.length > 0) {
+    return config.settings === undefined
+      ? { model: config.model.modelId, contents, tools }
+      : { model: config.model.modelId, contents, tools, settings: config.settings };
+  }
+  return config.settings === undefined
+    ? { model: config.model.modelId, contents }
+    : { model: config.model.modelId, contents, settings: config.settings };
+}
+
+function withFinishReason(
+  response: ModelResponse,
+  finishReason: FinishReason | undefined,
+): ModelResponse {
+  const { finishReason: _reported, ...rest } = response;
+  return finishReason === undefined ? rest : { ...rest, finishReason };
+}
+
+type StepEnd = Extract<ModelStepOutcome, { readonly kind: 'end' }>;
+type CallOutcome = { readonly kind: 'response'; readonly response: ModelResponse } | StepEnd;
+
+/** A model error: cancellation when the run was cancelled, else a failed turn (StopFailure). */
+function modelFailure(run: RunState, error: unknown): CallOutcome {
+  if (run.signal.aborted) throw new CancelledError(run.cancelReason());
+  const failure = error instanceof Error ? error : new Error(String(error));
+  return {
+    kind: 'end',
+    end: {
+      status: 'failed',
+      reason: `the model call failed: ${failure.message}`,
+      error: failure,
+      endsRun: true,
+      failure: { finishReason: undefined, rawStopReason: undefined },
+    },
+  };
+}
+
+/** Applies a model-output action; a non-undefined result ends the step. */
+function outputEnds(action: ModelOutputAction): StepEnd | undefined {
+  if (action.kind === 'deny')
+    return stopped(`AfterModel denied the model's output: ${action.reason}`, false);
+  if (action.kind === 'stop') return stopped(action.reason, true);
+  return undefined;
+}
+
+async function callBlocking(
+  run: RunState,
+  model: LanguageModel,
+  request: ModelRequest,
+): Promise<CallOutcome> {
+  let response: ModelResponse;
+  try {
+    response = await model.generate(request, { signal: run.signal });
+  } catch (error) {
+    return modelFailure(run, error);
+  }
+  const { hooks, observed, context } = run;
+  if (observed.modelOutput && hooks.onModelOutput !== undefined) {
+    const action = await run.settle(
+      hooks.onModelOutput(context, { request, response, isChunk: false, isTerminal: true }),
+    );
+    run.hookOutcome('modelOutput', action);
+    const ended = outputEnds(action);
+    if (ended !== undefined) return ended;
+    if (action.kind === 'replace') response = action.response;
+  }
+  return { kind: 'response', response };
+}
+
+/**
+ * The streaming call. Deltas are emitted as they arrive; AfterModel sees each text chunk (a
+ * replacement changes the text emitted and the text of the assembled answer) and one terminal
+ * chunk carrying the tool calls and the finish reason (a replacement there replaces the tool
+ * calls and finish information).
+ */
+async function callStreaming(
+  run: RunState,
+  model: LanguageModel,
+  request: ModelRequest,
+  modelCall: number,
+): Promise<CallOutcome> {
+  const { hooks, observed, context } = run;
+  // Bound once per call; an unobserved event's hook is `undefined` and its event never built.
+  const onOutput = observed.modelOutput ? hooks.onModelOutput?.bind(hooks) : undefined;
+  const onText = observed.textDelta ? hooks.onTextDelta?.bind(hooks) : undefined;
+  const onReasoning = observed.reasoningDelta ? hooks.onReasoningDelta?.bind(hooks) : undefined;
+  const onToolCall = observed.toolCallDelta ? hooks.onToolCallDelta?.bind(hooks) : undefined;
+  const watchText = onText !== undefined;
+  let text = '';
+  let replaced = false;
+  let reasoning = '';
+  let reasoningPart = 0;
+  let finish: ModelResponse | undefined;
+  try {
+    for await (const part of model.stream(request, { signal: run.signal })) {
+      switch (part.type) {
+        case 'text-delta': {
+          let delta = part.text;
+          if (onOutput !== undefined) {
+            const pending = onOutput(context, {
+              request,
+              response: { content: { speaker: 'ai', blocks: [{ type: 'text', text: delta }] } },
+              isChunk: true,
+              isTerminal: false,
+            });
+            const action = isPromiseLike(pending) ? await run.settle(pending) : pending;
+            const ended = outputEnds(action);
+            if (ended !== undefined) return ended;
+            if (action.kind === 'replace') {
+              delta = textOf(action.response.content);
+              replaced = true;
+            }
+          }
+          if (onOutput !== undefined || watchText) text += delta;
+          if (onText !== undefined) {
+            const pending = onText(context, { delta, aggregated: text });
+            const action = isPromiseLike(pending) ? await run.settle(pending) : pending;
+            if (action.kind === 'stop') return stopped(action.reason, true);
+          }
+          run.emit({ type: 'text-delta', modelCall, text: delta });
+          break;
+        }
+        case 'reasoning-delta': {
+          if (onReasoning !== undefined) {
+            reasoning += part.text;
+            const pending = onReasoning(context, {
+              id: `${modelCall}:${reasoningPart}`,
+              delta: part.text,
+              aggregated: reasoning,
+            });
+            const action = isPromiseLike(pending) ? await run.settle(pending) : pending;
+            if (action.kind === 'stop') return stopped(action.reason, true);
+          }
+          if (part.signature !== undefined) {
+            // A signature closes a thinking block: the next reasoning delta starts a new part.
+            reasoningPart++;
+            reasoning = '';
+          }
+          run.emit({ type: 'reasoning-delta', modelCall, text: part.text });
+          break;
+        }
+        case 'tool-call-delta': {
+          if (onToolCall !== undefined) {
+            const pending = onToolCall(context, {
+              index: part.index,
+              toolCallId: part.callId,
+              toolName: part.toolName,
+              delta: part.argumentsDelta,
+            });
+            const action = isPromiseLike(pending) ? await run.settle(pending) : pending;
+            if (action.kind === 'stop') return stopped(action.reason, true);
+          }
+          run.emit({
+            type: 'tool-call-delta',
+            modelCall,
+            index: part.index,
+            ...(part.callId === undefined ? {} : { toolCallId: part.callId }),
+            ...(part.toolName === undefined ? {} : { toolName: part.toolName }),
+            argumentsDelta: part.argumentsDelta,
+          });
+          break;
+        }
+        case 'finish':
+          finish = part.response;
+          break;
+      }
+    }
+  } catch (error) {
+    if (error instanceof CancelledError) throw error;
+    return modelFailure(run, error);
+  }
+  if (finish === undefined) {
+    return modelFailure(run, new Error(`the ${model.provider} stream ended without a finish part`));
+  }
+  if (replaced) finish = withText(finish, text);
+  if (onOutput !== undefined) {
+    const terminal: ModelResponse = {
+      ...finish,
+      content: { speaker: 'ai', blocks: toolCallsOf(finish.content) },
+    };
+    const action = await run.settle(
+      onOutput(context, { request, response: terminal, isChunk: true, isTerminal: true }),
+    );
+    run.hookOutcome('modelOutput', action);
+    const ended = outputEnds(action);
+    if (ended !== undefined) return ended;
+    if (action.kind === 'replace') {
+      const kept = finish.content.blocks.filter((block) => block.type !== 'tool_call');
+      const { finishReason: _f, rawStopReason: _r, usage: _u, ...rest } = finish;
+      const replacement = action.response;
+      finish = {
+        ...rest,
+        content: { speaker: 'ai', blocks: [...kept, ...replacement.content.blocks] },
+        ...(replacement.finishReason === undefined
+          ? {}
+          : { finishReason: replacement.finishReason }),
+        ...(replacement.rawStopReason === undefined
+          ? {}
+          : { rawStopReason: replacement.rawStopReason }),
+        ...(replacement.usage === undefined ? {} : { usage: replacement.usage }),
+      };
+    }
+  }
+  return { kind: 'response', response: finish };
+}
+
+/** The response with its text blocks replaced by one block of `text`, where the first one was. */
+function withText(response: ModelResponse, text: string): ModelResponse {
+  const blocks: ContentBlock[] = [];
+  let placed = false;
+  for (const block of response.content.blocks) {
+    if (block.type !== 'text') {
+      blocks.push(block);
+    } else if (!placed) {
+      blocks.push({ type: 'text', text });
+      placed = true;
+    }
+  }
+  if (!placed && text !== '') blocks.unshift({ type: 'text', text });
+  return { ...response, content: { ...response.content, blocks } };
+}
+
+async function budgetExhausted(run: RunState): Promise<ModelStepOutcome> {
+  const reason = run.budget.exhaustedReason();
+  const { hooks, observed, context } = run;
+  if (observed.notification && hooks.onNotification !== undefined) {
+    const action = await run.settle(
+      hooks.onNotification(context, {
+        notificationType: 'budget_exhausted',
+        message: reason,
+        details: { maxModelCalls: run.budget.limit, modelCalls: run.budget.used },
+      }),
+    );
+    run.hookOutcome('notification', action);
+  }
+  return { kind: 'end', end: { status: 'budget_exhausted', reason, endsRun: true } };
+}

@@ -1,0 +1,269 @@
+/**
+ * The state of one run, shared by the turn, model-step and tool-step code: the resolved agent
+ * configuration, the session it belongs to, its hook context and cancellation, its budget, the
+ * event channel, and the few helpers every step uses (emit, append to history, await a hook).
+ */
+import { randomUUID } from 'node:crypto';
+import type { FinishReason, GenerationSettings, LanguageModel, Message } from '../content/index.ts';
+import { HOOK_METHOD, type AgentHook, type Awaitable } from '../hooks/agent-hook.ts';
+import type { HookReport, SessionInfo } from '../hooks/context.ts';
+import { STEP_EVENT_KINDS, type HookEventKind } from '../hooks/events.ts';
+import { RunHookContext } from '../hooks/hook-context.ts';
+import { Scratchpad } from '../hooks/scratchpad.ts';
+import { ModelCallBudget } from './budgets.ts';
+import { CancelledError } from './loop-error.ts';
+import { RunEventChannel, type RunEvent, type RunStatus } from './run-events.ts';
+import type { ToolRegistry } from './tool-registry.ts';
+import type { TranscriptRecord, TranscriptWriter } from './transcript.ts';
+
+/** The agent's options with every default applied. */
+export interface AgentConfig {
+  readonly model: LanguageModel;
+  readonly tools: ToolRegistry | undefined;
+  readonly hooks: AgentHook;
+  /** Settings of every request: `settings` with `systemInstruction` folded in. */
+  readonly settings: GenerationSettings | undefined;
+  readonly agentName: string | undefined;
+  readonly maxModelCalls: number;
+  readonly stopContinuationsPerTurn: number;
+  readonly closingHookBudgetMs: number;
+}
+
+/** What a session keeps between runs. */
+export interface SessionState {
+  readonly info: SessionInfo;
+  /** The conversation: every message appended so far, in order (the transcript's messages). */
+  readonly history: Message[];
+  readonly transcript: TranscriptWriter;
+  /** Prompts submitted while a run was active; each runs as the next turn. */
+  readonly queue: string[];
+  /** The last turn number used in this session. */
+  turnCounter: number;
+  /** SessionStart context waiting for the first prompt. */
+  pendingContext: string | undefined;
+  /** Reports raised before a run existed (SessionStart, resume warnings), emitted by the next run. */
+  readonly pendingReports: HookReport[];
+}
+
+/** How a turn (and possibly the run) ended. */
+export interface TurnEnd {
+  readonly status: RunStatus;
+  readonly reason?: string;
+  readonly error?: Error;
+  /** True when the whole run ends (a hook `stop`), not only this turn (a `deny`). */
+  readonly endsRun: boolean;
+  /** Set for a failed model answer, so StopFailure can report it. */
+  readonly failure?: {
+    readonly finishReason: FinishReason | undefined;
+    readonly rawStopReason: string | undefined;
+  };
+}
+
+/** The turn in progress. */
+export interface TurnState {
+  /** One-based turn number within the session. */
+  readonly number: number;
+  /** The prompt that opened the turn. */
+  readonly prompt: string;
+  /** History index of the message the next model call answers (prompt, feedback, continuation). */
+  promptIndex: number;
+  /** Stop continuations spent in this turn. */
+  continuations: number;
+  /** A Stop block's reason, waiting to continue the turn (dropped if the turn is cancelled first). */
+  pendingContinuation: string | undefined;
+  /**
+   * True once a Stop hook completed for the current stretch of the turn: a cancel arriving now
+   * fires no Interrupt (Stop and Interrupt are mutually exclusive ends). Reset when a
+   * continuation starts.
+   */
+  stopCompleted: boolean;
+}
+
+const KIND_COUNT = STEP_EVENT_KINDS.length;
+
+/** Which events the hook observes: it implements the method and `observes(kind)` is not false. */
+export function observedKinds(hooks: AgentHook): Readonly<Record<HookEventKind, boolean>> {
+  const table = {} as Record<HookEventKind, boolean>;
+  for (let index = 0; index < KIND_COUNT; index++) {
+    const kind = STEP_EVENT_KINDS[index] as HookEventKind;
+    table[kind] =
+      typeof hooks[HOOK_METHOD[kind]] === 'function' && (hooks.observes?.(kind) ?? true);
+  }
+  return table;
+}
+
+export function isPromiseLike<T>(value: Awaitable<T>): value is Promise<T> {
+  return typeof (value as { then?: unknown } | null)?.then === 'function';
+}
+
+export class RunState {
+  readonly config: AgentConfig;
+  readonly session: SessionState;
+  readonly hooks: AgentHook;
+  readonly observed: Readonly<Record<HookEventKind, boolean>>;
+  readonly streaming: boolean;
+  readonly controller = new AbortController();
+  readonly signal: AbortSignal;
+  readonly context: RunHookContext;
+  readonly budget: ModelCallBudget;
+  readonly events = new RunEventChannel();
+  readonly #scratchpad = new Scratchpad();
+  /** The model of the previous issued call in this run. */
+  previousModel: LanguageModel | undefined;
+  /** The text of the last accepted model answer. */
+  lastAnswer = '';
+  /** The turn currently running (0 between turns). */
+  currentTurn = 0;
+
+  constructor(config: AgentConfig, session: SessionState, streaming: boolean) {
+    this.config = config;
+    this.session = session;
+    this.hooks = config.hooks;
+    this.observed = observedKinds(config.hooks);
+    this.streaming = streaming;
+    this.signal = this.controller.signal;
+    this.budget = new ModelCallBudget(config.maxModelCalls);
+    this.context = new RunHookContext({
+      runId: randomUUID(),
+      isStreaming: streaming,
+      ...(config.agentName === undefined ? {} : { agentName: config.agentName }),
+      signal: this.signal,
+      session: session.info,
+      scratchpad: this.#scratchpad,
+      report: (report) => {
+        this.report(report);
+      },
+    });
+  }
+
+  emit(event: RunEvent): void {
+    this.events.push(event);
+  }
+
+  record(record: TranscriptRecord): void {
+    this.session.transcript.append(record);
+  }
+
+  /** Appends a message to the history and the transcript. */
+  appendMessage(message: Message): void {
+    this.session.history.push(message);
+    this.record({
+      type: 'message',
+      turn: this.currentTurn,
+      message,
+      time: new Date().toISOString(),
+    });
+  }
+
+  /** Surfaces a hook message or warning: on the event stream and in the transcript. */
+  report(report: HookReport): void {
+    this.emit({ type: 'hook-report', report });
+    this.record({ type: 'hook-report', report, time: new Date().toISOString() });
+  }
+
+  /** Reports a dispatched hook event and its combined outcome on the event stream. */
+  hookOutcome(
+    event: HookEventKind,
+    action: { readonly kind: string; readonly reason?: string },
+  ): void {
+    this.emit(
+      action.reason === undefined
+        ? { type: 'hook', event, outcome: action.kind }
+        : { type: 'hook', event, outcome: action.kind, reason: action.reason },
+    );
+  }
+
+  /** Throws a `CancelledError` when the run was cancelled. */
+  throwIfCancelled(): void {
+    if (this.signal.aborted) throw new CancelledError(this.cancelReason());
+  }
+
+  cancelReason(): string {
+    const reason: unknown = this.signal.reason;
+    return typeof reason === 'string' ? reason : 'the run was cancelled';
+  }
+
+  /**
+   * Awaits a hook's (or tool's) pending answer, but no longer than the run lives: when the run is
+   * cancelled first, rejects with `CancelledError` and the late answer is discarded.
+   */
+  settle<T>(value: Awaitable<T>): Promise<T> {
+    if (!isPromiseLike(value)) return Promise.resolve(value);
+    const signal = this.signal;
+    if (signal.aborted) return Promise.reject(new CancelledError(this.cancelReason()));
+    return new Promise<T>((resolve, reject) => {
+      const onAbort = (): void => {
+        reject(new CancelledError(this.cancelReason()));
+      };
+      signal.addEventListener('abort', onAbort, { once: true });
+      value.then(
+        (result) => {
+          signal.removeEventListener('abort', onAbort);
+          resolve(result);
+        },
+        (error: unknown) => {
+          signal.removeEventListener('abort', onAbort);
+          reject(error instanceof Error ? error : new Error(String(error)));
+        },
+      );
+    });
+  }
+
+  /**
+   * A context for the hooks that run after cancellation (Interrupt) or at the end: same run and
+   * scratchpad, but a fresh signal that fires after the closing-hook budget.
+   */
+  closingContext(): RunHookContext {
+    const context = new RunHookContext({
+      runId: this.context.runId,
+      isStreaming: this.streaming,
+      ...(this.config.agentName === undefined ? {} : { agentName: this.config.agentName }),
+      signal: AbortSignal.timeout(this.config.closingHookBudgetMs),
+      session: this.session.info,
+      scratchpad: this.#scratchpad,
+      report: (report) => {
+        this.report(report);
+      },
+    });
+    context.setTurn(this.context.turn);
+    return context;
+  }
+}
+
+/**
+ * Awaits a closing hook (Interrupt, SessionEnd) within its context's budget: past the budget the
+ * answer is no longer awaited. Errors are returned, not thrown.
+ */
+export async function settleWithinBudget<T>(
+  value: Awaitable<T>,
+  signal: AbortSignal,
+): Promise<
+  { readonly ok: true; readonly value: T } | { readonly ok: false; readonly error: Error }
+> {
+  if (!isPromiseLike(value)) return { ok: true, value };
+  try {
+    const result = await new Promise<T>((resolve, reject) => {
+      if (signal.aborted) {
+        reject(new Error('the hook did not answer within its budget'));
+        return;
+      }
+      const onAbort = (): void => {
+        reject(new Error('the hook did not answer within its budget'));
+      };
+      signal.addEventListener('abort', onAbort, { once: true });
+      value.then(
+        (answer) => {
+          signal.removeEventListener('abort', onAbort);
+          resolve(answer);
+        },
+        (error: unknown) => {
+          signal.removeEventListener('abort', onAbort);
+          reject(error instanceof Error ? error : new Error(String(error)));
+        },
+      );
+    });
+    return { ok: true, value: result };
+  } catch (error) {
+    return { ok: false, error: error instanceof Error ? error : new Error(String(error)) };
+  }
+}

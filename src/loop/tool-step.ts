@@ -1,0 +1,362 @@
+/**
+ * The tool half of a step: validate the calls of an accepted answer, resolve invalid ones through
+ * `onInvalidToolCall`, then run the valid calls **concurrently**, each through PreToolUse
+ * (`toolCall`: rewrite / skip / stop), the tool, and PostToolUse (`toolResult`: rewrite what the
+ * model sees / add context / stop) or PostToolUseFailure (`toolFailure`). The tool message holds
+ * the results **in call order**, whatever order the tools finished in. A tool that throws becomes
+ * a `tool_response` with `error`; it never fails the run.
+ */
+import type {
+  ContentBlock,
+  Message,
+  ModelRequest,
+  ToolCallBlock,
+  ToolResponseBlock,
+} from '../content/index.ts';
+import type { InvalidToolCallAction, ToolCallAction } from '../hooks/actions.ts';
+import type { Awaitable } from '../hooks/agent-hook.ts';
+import type { HookContext } from '../hooks/context.ts';
+import type { InvalidToolCallReason, ToolCallEvent } from '../hooks/events.ts';
+import { CancelledError, LoopError } from './loop-error.ts';
+import type { RunState, TurnEnd } from './run-state.ts';
+import { ToolRegistry } from './tool-registry.ts';
+
+/** A hook (a `HookStack`) that reports the effective arguments beside its tool-call action. */
+interface ToolCallResolver {
+  resolveToolCall(
+    context: HookContext,
+    event: ToolCallEvent,
+  ): Awaitable<{ readonly action: ToolCallAction; readonly args: unknown }>;
+}
+
+function hasResolver(hooks: object): hooks is ToolCallResolver {
+  return typeof (hooks as Partial<ToolCallResolver>).resolveToolCall === 'function';
+}
+
+type Plan =
+  | { readonly kind: 'run'; readonly call: ToolCallBlock; readonly args: unknown }
+  | {
+      readonly kind: 'skip';
+      readonly call: ToolCallBlock;
+      readonly args: unknown;
+      readonly reason: string;
+    };
+
+interface CallOutcome {
+  readonly block: ToolResponseBlock;
+  readonly args: unknown;
+  readonly skipped: boolean;
+  readonly additionalContext: string | undefined;
+  readonly stop: string | undefined;
+}
+
+interface Diagnosis {
+  readonly reason: InvalidToolCallReason;
+  readonly detail: string;
+  readonly args: unknown;
+}
+
+/**
+ * Runs the tool calls of `message` (an accepted answer), appends the answer and the tool message
+ * to the history, and returns how the turn ends, or `undefined` to go on to the next model call.
+ */
+export async function runToolStep(
+  run: RunState,
+  message: Message,
+  request: ModelRequest,
+  toolCalls: readonly ToolCallBlock[],
+): Promise<TurnEnd | undefined> {
+  const { hooks, observed, context, config } = run;
+  const registry = config.tools;
+  const offered = new Set<string>();
+  if (request.tools !== undefined) for (const tool of request.tools) offered.add(tool.name);
+
+  const plans: Plan[] = [];
+  let blocks: ContentBlock[] | undefined;
+  let retryFeedback: string | undefined;
+  let stopReason: string | undefined;
+  for (const original of toolCalls) {
+    let call = original;
+    let repaired = false;
+    for (;;) {
+      const diagnosis = diagnose(call, registry, offered);
+      if (!('reason' in diagnosis)) {
+        plans.push({ kind: 'run', call, args: diagnosis.args });
+        break;
+      }
+      let action: InvalidToolCallAction | undefined;
+      if (observed.invalidToolCall && hooks.onInvalidToolCall !== undefined) {
+        action = await run.settle(
+          hooks.onInvalidToolCall(context, {
+            reason: diagnosis.reason,
+            detail: diagnosis.detail,
+            toolName: call.name,
+            toolCallId: call.id,
+            args: diagnosis.args,
+            availableTools: registry?.names() ?? [],
+            allowedTools: [...offered],
+            toolChoice: request.settings?.toolChoice,
+          }),
+        );
+        run.hookOutcome('invalidToolCall', action ?? { kind: 'fail' });
+      }
+      const kind = action?.kind ?? 'fail';
+      if (
+        action === undefined ||
+        action.kind === 'fail' ||
+        (action.kind === 'repair' && repaired)
+      ) {
+        const how = kind === 'repair' ? ' and its repair was invalid too' : '';
+        return {
+          status: 'failed',
+          reason: `invalid tool call: ${diagnosis.detail}${how}`,
+          error: new LoopError(
+            'invalid_tool_call',
+            `The model made an invalid tool call (${diagnosis.reason}): ${diagnosis.detail}${how}. No hook resolved it; return retry, repair, skip or stop from onInvalidToolCall to handle such calls.`,
+            { event: 'invalidToolCall' },
+          ),
+          endsRun: true,
+        };
+      }
+      if (action.kind === 'repair') {
+        repaired = true;
+        call = { ...call, name: action.toolName };
+        blocks ??= [...message.blocks];
+        const position = blocks.indexOf(original);
+        if (position >= 0) blocks[position] = call;
+        continue;
+      }
+      if (action.kind === 'retry') {
+        retryFeedback ??= action.feedback;
+        plans.push({ kind: 'skip', call, args: diagnosis.args, reason: action.feedback });
+      } else if (action.kind === 'skip') {
+        plans.push({ kind: 'skip', call, args: diagnosis.args, reason: action.reason });
+      } else {
+        stopReason ??= action.reason;
+        plans.push({
+          kind: 'skip',
+          call,
+          args: diagnosis.args,
+          reason: `the run was stopped: ${action.reason}`,
+        });
+      }
+      break;
+    }
+  }
+
+  run.appendMessage(blocks === undefined ? message : { ...message, blocks });
+
+  // A retry or a stop runs none of the step's calls; every call is still answered, so the
+  // history never holds an unanswered tool call.
+  if (retryFeedback !== undefined || stopReason !== undefined) {
+    const note =
+      stopReason !== undefined
+        ? `not run: the run was stopped: ${stopReason}`
+        : `not run: another tool call of this step was invalid: ${retryFeedback ?? ''}`;
+    for (let index = 0; index < plans.length; index++) {
+      const plan = plans[index] as Plan;
+      if (plan.kind === 'run')
+        plans[index] = { kind: 'skip', call: plan.call, args: plan.args, reason: note };
+    }
+  }
+
+  const outcomes = await Promise.all(plans.map((plan) => executeCall(run, plan)));
+
+  const responseBlocks: ContentBlock[] = [];
+  let additional: string[] | undefined;
+  for (const outcome of outcomes) {
+    responseBlocks.push(outcome.block);
+    if (outcome.additionalContext !== undefined)
+      (additional ??= []).push(outcome.additionalContext);
+    if (outcome.stop !== undefined) stopReason ??= outcome.stop;
+    run.emit(
+      outcome.block.error === undefined
+        ? {
+            type: 'tool-result',
+            toolCallId: outcome.block.callId,
+            toolName: outcome.block.toolName,
+            result: outcome.block.result,
+            skipped: outcome.skipped,
+          }
+        : {
+            type: 'tool-result',
+            toolCallId: outcome.block.callId,
+            toolName: outcome.block.toolName,
+            result: outcome.block.result,
+            error: outcome.block.error,
+            skipped: outcome.skipped,
+          },
+    );
+  }
+  if (additional !== undefined)
+    for (const entry of additional) responseBlocks.push({ type: 'text', text: entry });
+  run.appendMessage({ speaker: 'tool', blocks: responseBlocks });
+
+  if (stopReason !== undefined) return { status: 'stopped', reason: stopReason, endsRun: true };
+  return undefined;
+}
+
+function diagnose(
+  call: ToolCallBlock,
+  registry: ToolRegistry | undefined,
+  offered: ReadonlySet<string>,
+): Diagnosis | { readonly args: unknown } {
+  let args: unknown = call.parameters;
+  if (typeof args === 'string') {
+    try {
+      args = ToolRegistry.parseArguments(args);
+    } catch (error) {
+      return {
+        reason: 'invalid_arguments',
+        detail: `the arguments of tool "${call.name}" are not JSON: ${error instanceof Error ? error.message : String(error)}`,
+        args: call.parameters,
+      };
+    }
+  }
+  if (registry?.has(call.name) !== true) {
+    const names = registry?.names() ?? [];
+    return {
+      reason: 'unknown_tool',
+      detail: `unknown tool "${call.name}"; available tools: ${names.length > 0 ? names.join(', ') : '(none)'}`,
+      args,
+    };
+  }
+  if (!offered.has(call.name)) {
+    return {
+      reason: 'tool_not_allowed',
+      detail: `tool "${call.name}" was not offered for this call (the tool choice allows: ${offered.size > 0 ? [...offered].join(', ') : 'no tools'})`,
+      args,
+    };
+  }
+  const validation = registry.validate(call.name, args);
+  if (!validation.ok) {
+    return {
+      reason: 'invalid_arguments',
+      detail: `the arguments of tool "${call.name}" do not match its schema: ${validation.errors}`,
+      args,
+    };
+  }
+  return { args };
+}
+
+async function executeCall(run: RunState, plan: Plan): Promise<CallOutcome> {
+  const { hooks, observed, context } = run;
+  const call = plan.call;
+  let args = plan.args;
+  let skipReason = plan.kind === 'skip' ? plan.reason : undefined;
+  let stop: string | undefined;
+
+  if (plan.kind === 'run' && observed.toolCall) {
+    const event: ToolCallEvent = {
+      toolName: call.name,
+      toolCallId: call.id,
+      args,
+      originalArgs: args,
+    };
+    let action: ToolCallAction;
+    if (hasResolver(hooks)) {
+      const resolved = await run.settle(hooks.resolveToolCall(context, event));
+      action = resolved.action;
+      args = resolved.args;
+    } else if (hooks.onToolCall !== undefined) {
+      action = await run.settle(hooks.onToolCall(context, event));
+      if (action.kind === 'rewrite') args = action.args;
+    } else {
+      action = { kind: 'run' };
+    }
+    run.hookOutcome('toolCall', action);
+    if (action.kind === 'skip') skipReason = action.reason;
+    if (action.kind === 'stop') {
+      stop = action.reason;
+      skipReason = `the run was stopped: ${action.reason}`;
+    }
+  }
+  run.emit({ type: 'tool-call', toolCallId: call.id, toolName: call.name, args });
+
+  if (skipReason !== undefined) {
+    const block: ToolResponseBlock = {
+      type: 'tool_response',
+      callId: call.id,
+      toolName: call.name,
+      result: null,
+      error: skipReason,
+    };
+    // A hook-skipped call still reaches PostToolUse (`skipped: true`); an invalid call does not.
+    if (plan.kind === 'run' && stop === undefined)
+      return afterTool(run, call, args, block, true, undefined);
+    return { block, args, skipped: true, additionalContext: undefined, stop };
+  }
+
+  let result: unknown = null;
+  let error: string | undefined;
+  const tool = run.config.tools?.get(call.name);
+  try {
+    if (tool === undefined) throw new Error(`tool "${call.name}" is not registered`);
+    result = await run.settle(
+      tool.execute(args, { signal: run.signal, cwd: run.session.info.cwd, toolCallId: call.id }),
+    );
+  } catch (thrown) {
+    if (thrown instanceof CancelledError || run.signal.aborted)
+      throw new CancelledError(run.cancelReason());
+    error = thrown instanceof Error ? thrown.message || thrown.name : String(thrown);
+  }
+
+  if (error !== undefined) {
+    const block: ToolResponseBlock = {
+      type: 'tool_response',
+      callId: call.id,
+      toolName: call.name,
+      result: null,
+      error,
+    };
+    let additionalContext: string | undefined;
+    if (observed.toolFailure && hooks.onToolFailure !== undefined) {
+      const action = await run.settle(
+        hooks.onToolFailure(context, { toolName: call.name, toolCallId: call.id, args, error }),
+      );
+      run.hookOutcome('toolFailure', action);
+      if (action.kind === 'stop') stop = action.reason;
+      else additionalContext = action.additionalContext;
+    }
+    return { block, args, skipped: false, additionalContext, stop };
+  }
+  const block: ToolResponseBlock = {
+    type: 'tool_response',
+    callId: call.id,
+    toolName: call.name,
+    result,
+  };
+  return afterTool(run, call, args, block, false, stop);
+}
+
+async function afterTool(
+  run: RunState,
+  call: ToolCallBlock,
+  args: unknown,
+  block: ToolResponseBlock,
+  skipped: boolean,
+  stop: string | undefined,
+): Promise<CallOutcome> {
+  const { hooks, observed, context } = run;
+  if (!observed.toolResult || hooks.onToolResult === undefined) {
+    return { block, args, skipped, additionalContext: undefined, stop };
+  }
+  const action = await run.settle(
+    hooks.onToolResult(context, {
+      toolName: call.name,
+      toolCallId: call.id,
+      args,
+      presentation: block.result,
+      raw:
+        block.error === undefined
+          ? { result: block.result }
+          : { result: block.result, error: block.error },
+      skipped,
+    }),
+  );
+  run.hookOutcome('toolResult', action);
+  if (action.kind === 'stop')
+    return { block, args, skipped, additionalContext: undefined, stop: stop ?? action.reason };
+  const presented = action.kind === 'rewrite' ? { ...block, result: action.presentation } : block;
+  return { block: presented, args, skipped, additionalContext: action.additionalContext, stop };
+}

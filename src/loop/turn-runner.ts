@@ -1,0 +1,227 @@
+/**
+ * One turn: a submitted prompt, the steps it takes (model call, then tool calls) until the model
+ * answers without tool calls, and the turn's one terminal hook event:
+ *
+ * - `Stop` when the turn completes — never after a step that called tools (the finish reason is
+ *   reconciled first, so a provider's `stop` beside tool calls reads `tool_calls`), never after a
+ *   failed or filtered answer, never while another prompt is queued (that prompt runs next and
+ *   its own turn fires Stop). A block continues the turn with the reason as a user message, at
+ *   most `stopContinuationsPerTurn` times; the next Stop has `stopHookActive: true`. A block that
+ *   arrives after a prompt was queued during the Stop hook is moot: the queued prompt runs.
+ * - `StopFailure` when the turn fails (safety/refusal/error answer, provider error, unresolved
+ *   invalid tool call, a hook that threw).
+ * - `Interrupt` when the turn is cancelled — unless its Stop already completed, in which case the
+ *   pending continuation is dropped and nothing more fires. A Stop whose turn is cancelled while
+ *   the hook runs is discarded (its answer is not awaited) and Interrupt fires.
+ *
+ * See docs/loop.md for the whole lifecycle as pseudo-code.
+ */
+import { textOf, type ContentBlock } from '../content/index.ts';
+import { CancelledError } from './loop-error.ts';
+import { runModelStep } from './model-step.ts';
+import { settleWithinBudget, type RunState, type TurnEnd, type TurnState } from './run-state.ts';
+import { runToolStep } from './tool-step.ts';
+
+const now = (): string => new Date().toISOString();
+
+/** Runs the turn that `prompt` opens and fires its terminal event. */
+export async function runTurn(run: RunState, prompt: string): Promise<TurnEnd> {
+  const session = run.session;
+  const number = ++session.turnCounter;
+  run.currentTurn = number;
+  run.emit({ type: 'turn-start', turn: number, prompt });
+  run.record({ type: 'turn-start', turn: number, prompt, time: now() });
+  const turn: TurnState = {
+    number,
+    prompt,
+    promptIndex: -1,
+    continuations: 0,
+    pendingContinuation: undefined,
+    stopCompleted: false,
+  };
+  let end: TurnEnd;
+  try {
+    end = await runTurnBody(run, turn);
+  } catch (error) {
+    if (run.signal.aborted || error instanceof CancelledError) {
+      end = { status: 'cancelled', reason: run.cancelReason(), endsRun: true };
+    } else {
+      const failure = error instanceof Error ? error : new Error(String(error));
+      end = { status: 'failed', reason: failure.message, error: failure, endsRun: true };
+    }
+  }
+  if (end.status === 'cancelled' && !turn.stopCompleted) await fireInterrupt(run, turn);
+  if (end.status === 'failed') await fireStopFailure(run, turn, end);
+  const result = run.lastAnswer;
+  run.record(
+    end.reason === undefined
+      ? { type: 'turn-end', turn: number, status: end.status, time: now() }
+      : { type: 'turn-end', turn: number, status: end.status, reason: end.reason, time: now() },
+  );
+  run.emit(
+    end.reason === undefined
+      ? { type: 'turn-end', turn: number, status: end.status, result }
+      : { type: 'turn-end', turn: number, status: end.status, result, reason: end.reason },
+  );
+  run.currentTurn = 0;
+  return end;
+}
+
+async function runTurnBody(run: RunState, turn: TurnState): Promise<TurnEnd> {
+  const { hooks, observed, context, session } = run;
+  run.throwIfCancelled();
+
+  const sessionContext = session.pendingContext;
+  session.pendingContext = undefined;
+  let promptContext: string | undefined;
+  if (observed.promptSubmit && hooks.onPromptSubmit !== undefined) {
+    const action = await run.settle(hooks.onPromptSubmit(context, { prompt: turn.prompt }));
+    run.hookOutcome('promptSubmit', action);
+    if (action.kind === 'deny') {
+      // The prompt is discarded; the session context waits for the next prompt.
+      session.pendingContext = sessionContext;
+      return {
+        status: 'stopped',
+        reason: `UserPromptSubmit denied the prompt: ${action.reason}`,
+        endsRun: false,
+      };
+    }
+    if (action.kind === 'continue') promptContext = action.additionalContext;
+    if (action.kind === 'stop') {
+      run.appendMessage({
+        speaker: 'human',
+        blocks: promptBlocks(sessionContext, turn.prompt, undefined),
+      });
+      return { status: 'stopped', reason: action.reason, endsRun: true };
+    }
+  }
+  run.appendMessage({
+    speaker: 'human',
+    blocks: promptBlocks(sessionContext, turn.prompt, promptContext),
+  });
+  turn.promptIndex = session.history.length - 1;
+
+  for (;;) {
+    if (turn.pendingContinuation !== undefined) {
+      // The continuation is consumed only now: a cancel that arrived after the Stop hook
+      // completed drops it (and fires no Interrupt, since Stop was this stretch's end).
+      run.throwIfCancelled();
+      run.appendMessage({
+        speaker: 'human',
+        blocks: [{ type: 'text', text: turn.pendingContinuation }],
+      });
+      turn.promptIndex = session.history.length - 1;
+      turn.pendingContinuation = undefined;
+      turn.stopCompleted = false;
+    }
+    const step = await runModelStep(run, turn);
+    if (step.kind === 'retry') continue;
+    if (step.kind === 'end') return step.end;
+    run.lastAnswer = textOf(step.response.content);
+    if (step.toolCalls.length > 0) {
+      const ended = await runToolStep(run, step.response.content, step.request, step.toolCalls);
+      if (ended !== undefined) return ended;
+      continue;
+    }
+    run.appendMessage(step.response.content);
+    const stop = await fireStop(run, turn);
+    if (stop !== undefined) return stop;
+  }
+}
+
+function promptBlocks(
+  before: string | undefined,
+  prompt: string,
+  after: string | undefined,
+): ContentBlock[] {
+  const blocks: ContentBlock[] = [];
+  if (before !== undefined && before !== '') blocks.push({ type: 'text', text: before });
+  blocks.push({ type: 'text', text: prompt });
+  if (after !== undefined && after !== '') blocks.push({ type: 'text', text: after });
+  return blocks;
+}
+
+/** Fires Stop for a completed turn; `undefined` means the turn continues. */
+async function fireStop(run: RunState, turn: TurnState): Promise<TurnEnd | undefined> {
+  const { hooks, observed, context, session } = run;
+  const completed: TurnEnd = { status: 'completed', endsRun: false };
+  // A queued prompt runs next: this turn is not the end of the user's request, so no Stop.
+  if (session.queue.length > 0) return completed;
+  if (!observed.stop || hooks.onStop === undefined) return completed;
+  run.throwIfCancelled();
+  const budget = run.config.stopContinuationsPerTurn;
+  const action = await run.settle(
+    hooks.onStop(context, {
+      stopHookActive: turn.continuations > 0,
+      prompt: turn.prompt,
+      promptResponse: run.lastAnswer,
+      continuations: turn.continuations,
+      continuationBudget: budget,
+    }),
+  );
+  // The turn was cancelled while the Stop hook ran: its answer is discarded.
+  run.throwIfCancelled();
+  turn.stopCompleted = true;
+  run.hookOutcome('stop', action);
+  if (action.kind === 'continue') return completed;
+  if (action.kind === 'stop') return { status: 'stopped', reason: action.reason, endsRun: true };
+  if (session.queue.length > 0) {
+    run.report({
+      level: 'message',
+      text: `a Stop hook asked to continue ("${action.reason}"), but a prompt was queued meanwhile; the queued prompt runs instead`,
+      event: 'stop',
+    });
+    return completed;
+  }
+  if (turn.continuations >= budget) {
+    run.report({
+      level: 'warning',
+      text: `a Stop hook blocked again ("${action.reason}"), but this turn already continued ${turn.continuations} time(s) (stopContinuationsPerTurn: ${budget}); the turn ends`,
+      event: 'stop',
+    });
+    return completed;
+  }
+  turn.continuations++;
+  turn.pendingContinuation = action.reason;
+  return undefined;
+}
+
+async function fireInterrupt(run: RunState, turn: TurnState): Promise<void> {
+  const { hooks, observed } = run;
+  if (!observed.interrupt || hooks.onInterrupt === undefined) return;
+  // The run's signal has fired: the Interrupt hook gets a fresh one, bounded by the closing budget.
+  const context = run.closingContext();
+  const settled = await settleWithinBudget(
+    hooks.onInterrupt(context, { prompt: turn.prompt }),
+    context.signal,
+  );
+  if (settled.ok) run.hookOutcome('interrupt', settled.value);
+  else
+    run.report({
+      level: 'warning',
+      text: `the Interrupt hook did not complete: ${settled.error.message}`,
+      event: 'interrupt',
+    });
+}
+
+async function fireStopFailure(run: RunState, turn: TurnState, end: TurnEnd): Promise<void> {
+  const { hooks, observed } = run;
+  if (!observed.stopFailure || hooks.onStopFailure === undefined) return;
+  const context = run.closingContext();
+  const settled = await settleWithinBudget(
+    hooks.onStopFailure(context, {
+      error: end.reason ?? end.error?.message ?? 'the turn failed',
+      finishReason: end.failure?.finishReason,
+      rawStopReason: end.failure?.rawStopReason,
+      prompt: turn.prompt,
+    }),
+    context.signal,
+  );
+  if (settled.ok) run.hookOutcome('stopFailure', settled.value);
+  else
+    run.report({
+      level: 'warning',
+      text: `the StopFailure hook did not complete: ${settled.error.message}`,
+      event: 'stopFailure',
+    });
+}

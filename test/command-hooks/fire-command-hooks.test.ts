@@ -1,0 +1,368 @@
+import { readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { fireCommandHooks } from '../../src/hooks/command/index.ts';
+import { createHookProject, group, type HookProject } from './support.ts';
+
+let project: HookProject;
+beforeEach(async () => {
+  project = await createHookProject();
+});
+afterEach(async () => {
+  await project.close();
+});
+
+const toolPayload = (toolName: string, input: Record<string, unknown> = { command: 'ls' }) => ({
+  tool_name: toolName,
+  tool_input: input,
+  tool_call_id: 'call_1',
+});
+
+async function firePreToolUse(
+  hooks: Record<string, unknown>,
+  toolName = 'shell',
+  input?: Record<string, unknown>,
+) {
+  const settings = await project.settings(hooks);
+  return fireCommandHooks(settings, 'PreToolUse', toolPayload(toolName, input), {
+    runner: project.runner,
+    projectDir: project.dir,
+  });
+}
+
+describe('exit codes', () => {
+  it('exit 0 with JSON allows and keeps the JSON fields', async () => {
+    const command = await project.script(
+      'allow.sh',
+      `cat >/dev/null; echo '{"decision":"allow","systemMessage":"checked"}'`,
+    );
+    const result = await firePreToolUse({ PreToolUse: [group([{ command }])] });
+    expect(result.decision).toBe('allow');
+    expect(result.systemMessage).toBe('checked');
+    expect(result.hooks).toMatchObject([{ status: 'ok', exitCode: 0, signal: null }]);
+  });
+
+  it('exit 2 denies with stderr as the reason and ignores stdout', async () => {
+    const command = await project.script(
+      'deny.sh',
+      `cat >/dev/null; echo '{"decision":"allow"}'; echo "no shell today" >&2; exit 2`,
+    );
+    const result = await firePreToolUse({ PreToolUse: [group([{ command }])] });
+    expect(result).toMatchObject({ decision: 'deny', reason: 'no shell today' });
+    expect(result.hooks[0]).toMatchObject({ status: 'blocked', exitCode: 2 });
+  });
+
+  it('any other exit is a non-blocking warning', async () => {
+    const command = await project.script('crash.sh', `echo "boom" >&2; exit 1`);
+    const result = await firePreToolUse({ PreToolUse: [group([{ command }])] });
+    expect(result.decision).toBe('allow');
+    expect(result.hooks[0]).toMatchObject({ status: 'warning', exitCode: 1 });
+    expect(result.warnings[0]).toMatch(/crashed \(exit 1\): boom/);
+  });
+
+  it('plain-text stdout is context for prompt events and a message for tool events', async () => {
+    const command = await project.script(
+      'text.sh',
+      `cat >/dev/null; echo "remember the style guide"`,
+    );
+    const settings = await project.settings({
+      UserPromptSubmit: [group([{ command }])],
+      PreToolUse: [group([{ command }])],
+    });
+    const options = { runner: project.runner, projectDir: project.dir };
+    const prompt = await fireCommandHooks(settings, 'UserPromptSubmit', { prompt: 'hi' }, options);
+    expect(prompt).toMatchObject({
+      additionalContext: 'remember the style guide',
+      systemMessage: null,
+    });
+    const tool = await fireCommandHooks(settings, 'PreToolUse', toolPayload('shell'), options);
+    expect(tool).toMatchObject({
+      systemMessage: 'remember the style guide',
+      additionalContext: null,
+    });
+  });
+
+  it('a JSON object printed twice encoded is decoded', async () => {
+    const command = await project.script(
+      'twice.sh',
+      `cat >/dev/null; echo '"{\\"decision\\":\\"deny\\",\\"reason\\":\\"encoded twice\\"}"'`,
+    );
+    const result = await firePreToolUse({ PreToolUse: [group([{ command }])] });
+    expect(result).toMatchObject({ decision: 'deny', reason: 'encoded twice' });
+  });
+
+  it('stdout that is not valid JSON is a warning naming the problem, never silently ignored', async () => {
+    const command = await project.script('garbage.sh', `cat >/dev/null; echo '{"decision": deny}'`);
+    const result = await firePreToolUse({ PreToolUse: [group([{ command }])] });
+    expect(result.decision).toBe('allow');
+    expect(result.hooks[0]?.status).toBe('warning');
+    expect(result.warnings[0]).toMatch(/does not decode: invalid JSON/);
+  });
+
+  it('a JSON output with a wrong shape is a warning with its JSON path', async () => {
+    const command = await project.script(
+      'shape.sh',
+      `cat >/dev/null; echo '{"decision":"deny","hookSpecificOutput":{"llm_request":{}}}'`,
+    );
+    const result = await firePreToolUse({ PreToolUse: [group([{ command }])] });
+    expect(result.decision).toBe('allow');
+    expect(result.warnings[0]).toMatch(/hookSpecificOutput/);
+  });
+
+  it('a 50 MiB stdout flood is capped, reported as truncated, and the run goes on', async () => {
+    const command = await project.script(
+      'flood.sh',
+      `cat >/dev/null; head -c 52428800 /dev/zero | tr '\\0' 'x'`,
+    );
+    const result = await firePreToolUse({ PreToolUse: [group([{ command }])] });
+    expect(result.decision).toBe('allow');
+    expect(result.hooks[0]).toMatchObject({ stdoutTruncated: true, status: 'ok' });
+    expect(result.systemMessage?.length).toBe(1024 * 1024);
+  });
+});
+
+describe('failClosed guards deny when they cannot answer, saying why', () => {
+  const cases = [
+    ['crashes', `exit 3`, /crashed \(exit 3\)/],
+    ['times out', `sleep 30`, /timed out after 200ms/],
+    ['is missing', undefined, /is missing: the command was not found/],
+    ['prints output that does not decode', `echo '{nope'`, /does not decode/],
+    ['prints a wrong shape', `echo '{"decision":"maybe"}'`, /does not decode/],
+  ] as const;
+  for (const [what, body, reason] of cases) {
+    it(`a guard that ${what} denies`, async () => {
+      const command =
+        body === undefined
+          ? `"$HOOKWIRE_PROJECT_DIR/hooks/absent.sh"`
+          : await project.script('guard.sh', body);
+      const result = await firePreToolUse({
+        PreToolUse: [group([{ command, failClosed: true, timeout: '200ms', name: 'guard' }])],
+      });
+      expect(result.decision).toBe('deny');
+      expect(result.reason).toMatch(reason);
+      expect(result.reason).toMatch(/failClosed/);
+      expect(result.hooks[0]?.status).toBe('failed-closed');
+    });
+
+    it(`an advisory hook that ${what} only warns`, async () => {
+      const command =
+        body === undefined
+          ? `"$HOOKWIRE_PROJECT_DIR/hooks/absent.sh"`
+          : await project.script('advisory.sh', body);
+      const result = await firePreToolUse({
+        PreToolUse: [group([{ command, timeout: '200ms', name: 'advisory' }])],
+      });
+      expect(result.decision).toBe('allow');
+      expect(result.warnings[0]).toMatch(reason);
+    });
+  }
+});
+
+describe('aggregation in configuration order', () => {
+  it('a slow allow configured before a fast deny denies, whatever finishes first', async () => {
+    const marker = join(project.dir, 'fast-done');
+    // The slow hook waits until the fast one has finished: the finishing order is fixed.
+    const slow = await project.script(
+      'slow.sh',
+      `cat >/dev/null; while [ ! -f "${marker}" ]; do sleep 0.01; done; echo '{"decision":"allow"}'`,
+    );
+    const fast = await project.script(
+      'fast.sh',
+      `cat >/dev/null; echo "fast says no" >&2; touch "${marker}"; exit 2`,
+    );
+    const result = await firePreToolUse({
+      PreToolUse: [
+        group([
+          { command: slow, name: 'slow' },
+          { command: fast, name: 'fast' },
+        ]),
+      ],
+    });
+    expect(result.decision).toBe('deny');
+    expect(result.reason).toBe('fast says no');
+    expect(result.hooks.map((hook) => hook.name)).toEqual(['slow', 'fast']);
+  });
+
+  it('reasons of several denying hooks are joined in configuration order, not finishing order', async () => {
+    const marker = join(project.dir, 'second-done');
+    const first = await project.script(
+      'first.sh',
+      `cat >/dev/null; while [ ! -f "${marker}" ]; do sleep 0.01; done; echo '{"decision":"deny","reason":"first"}'`,
+    );
+    const second = await project.script(
+      'second.sh',
+      `cat >/dev/null; touch "${marker}"; echo '{"decision":"block","reason":"second"}'`,
+    );
+    const result = await firePreToolUse({
+      PreToolUse: [group([{ command: first }, { command: second }])],
+    });
+    expect(result.reason).toBe('first\nsecond');
+  });
+
+  it('systemMessage and additionalContext join in configuration order; any continue:false stops', async () => {
+    const one = await project.script(
+      'one.sh',
+      `cat >/dev/null; echo '{"systemMessage":"one","hookSpecificOutput":{"additionalContext":"c1"}}'`,
+    );
+    const two = await project.script(
+      'two.sh',
+      `cat >/dev/null; echo '{"systemMessage":"two","continue":false,"stopReason":"enough","hookSpecificOutput":{"additionalContext":"c2"}}'`,
+    );
+    const settings = await project.settings({
+      UserPromptSubmit: [group([{ command: one }, { command: two }])],
+    });
+    const result = await fireCommandHooks(
+      settings,
+      'UserPromptSubmit',
+      { prompt: 'go' },
+      {
+        runner: project.runner,
+        projectDir: project.dir,
+      },
+    );
+    expect(result).toMatchObject({
+      systemMessage: 'one\ntwo',
+      additionalContext: 'c1\nc2',
+      continue: false,
+      stopReason: 'enough',
+    });
+  });
+
+  it('tool_input rewrites merge and updatedInput replaces, applied in configuration order', async () => {
+    const merge = await project.script(
+      'merge.sh',
+      `cat >/dev/null; echo '{"hookSpecificOutput":{"tool_input":{"timeout":5}}}'`,
+    );
+    const replace = await project.script(
+      'replace.sh',
+      `cat >/dev/null; echo '{"hookSpecificOutput":{"updatedInput":{"command":"ls -la"}}}'`,
+    );
+    const mergeOnly = await firePreToolUse({ PreToolUse: [group([{ command: merge }])] });
+    expect(mergeOnly.hookSpecificOutput).toEqual({ tool_input: { command: 'ls', timeout: 5 } });
+    const both = await firePreToolUse({
+      PreToolUse: [group([{ command: merge }, { command: replace }])],
+    });
+    expect(both.hookSpecificOutput).toEqual({ tool_input: { command: 'ls -la' } });
+  });
+
+  it('sequential hooks each see the input rewritten by the ones before', async () => {
+    const first = await project.script(
+      'add-flag.sh',
+      `cat >/dev/null; echo '{"hookSpecificOutput":{"tool_input":{"command":"ls -a"}}}'`,
+    );
+    // The second hook echoes what it received, so its rewrite proves what it saw.
+    const second = await project.script(
+      'suffix.sh',
+      `node -e 'let s="";process.stdin.on("data",d=>s+=d).on("end",()=>{const p=JSON.parse(s);console.log(JSON.stringify({hookSpecificOutput:{tool_input:{command:p.tool_input.command+" | head"}}}))})'`,
+    );
+    const result = await firePreToolUse({
+      PreToolUse: [group([{ command: first }, { command: second }], { sequential: true })],
+    });
+    expect(result.hookSpecificOutput).toEqual({ tool_input: { command: 'ls -a | head' } });
+  });
+
+  it('BeforeToolSelection choices combine: none wins over required, allowlists intersect', async () => {
+    const required = await project.script(
+      'required.sh',
+      `cat >/dev/null; echo '{"hookSpecificOutput":{"toolChoice":{"mode":"required","allowedToolNames":["glob","grep","shell"]}}}'`,
+    );
+    const narrow = await project.script(
+      'narrow.sh',
+      `cat >/dev/null; echo '{"hookSpecificOutput":{"toolChoice":{"mode":"auto","allowedToolNames":["grep","glob"]}}}'`,
+    );
+    const settings = await project.settings({
+      BeforeToolSelection: [group([{ command: required }, { command: narrow }])],
+    });
+    const request = {
+      version: 2,
+      model: 'm',
+      contents: [{ speaker: 'human', blocks: [{ type: 'text', text: 'hi' }] }],
+      tools: ['glob', 'grep', 'shell'].map((name) => ({ name, parameters: { type: 'object' } })),
+    };
+    const result = await fireCommandHooks(
+      settings,
+      'BeforeToolSelection',
+      { llm_request: request },
+      {
+        runner: project.runner,
+        projectDir: project.dir,
+      },
+    );
+    expect(result.hookSpecificOutput).toEqual({
+      toolChoice: { mode: 'required', allowedToolNames: ['glob', 'grep'] },
+    });
+  });
+});
+
+describe('matching and configuration', () => {
+  it('a matcher "Bash" runs for Bash and not for BashOutput', async () => {
+    const command = await project.script('deny.sh', `cat >/dev/null; echo nope >&2; exit 2`);
+    const hooks = { PreToolUse: [group([{ command }], { matcher: 'Bash' })] };
+    expect((await firePreToolUse(hooks, 'Bash')).decision).toBe('deny');
+    const other = await firePreToolUse(hooks, 'BashOutput');
+    expect(other).toMatchObject({ decision: 'allow', hooks: [] });
+  });
+
+  it('the same hook defined in two layers runs once', async () => {
+    const log = join(project.dir, 'runs.log');
+    const command = await project.script('count.sh', `cat >/dev/null; echo run >> "${log}"`);
+    const extra = join(project.dir, 'extra-settings.json');
+    await writeFile(
+      extra,
+      JSON.stringify({ hooks: { BeforeTool: [group([{ command, timeout: 60 }])] } }),
+    );
+    const settings = await project.settings(
+      { PreToolUse: [group([{ command, timeout: '60s' }])] },
+      [extra],
+    );
+    const result = await fireCommandHooks(settings, 'PreToolUse', toolPayload('shell'), {
+      runner: project.runner,
+      projectDir: project.dir,
+    });
+    expect(result.hooks).toHaveLength(1);
+    expect((await readFile(log, 'utf8')).trim().split('\n')).toEqual(['run']);
+  });
+
+  it('hooks receive the base fields, the event name they were registered under, and the environment', async () => {
+    const capture = join(project.dir, 'payload.json');
+    const command = await project.script(
+      'capture.sh',
+      `cat > "${capture}"; echo "$HOOKWIRE_PROJECT_DIR|$HOOKWIRE_SESSION_ID|$PWD" > "${capture}.env"`,
+    );
+    const settings = await project.settings({ BeforeTool: [group([{ command }])] });
+    await fireCommandHooks(
+      settings,
+      'BeforeTool',
+      { ...toolPayload('shell'), session_id: 's-1' },
+      {
+        runner: project.runner,
+        projectDir: project.dir,
+      },
+    );
+    const payload = JSON.parse(await readFile(capture, 'utf8')) as Record<string, unknown>;
+    expect(payload).toMatchObject({
+      session_id: 's-1',
+      transcript_path: '',
+      cwd: project.dir,
+      hook_event_name: 'BeforeTool',
+      tool_name: 'shell',
+      tool_input: { command: 'ls' },
+      tool_call_id: 'call_1',
+    });
+    expect(Date.parse(String(payload['timestamp']))).not.toBeNaN();
+    expect((await readFile(`${capture}.env`, 'utf8')).trim()).toBe(
+      `${project.dir}|s-1|${project.dir}`,
+    );
+  });
+
+  it('an unknown event or an invalid payload is an input error', async () => {
+    const settings = await project.settings({});
+    const options = { runner: project.runner, projectDir: project.dir };
+    await expect(fireCommandHooks(settings, 'PreTooluse', {}, options)).rejects.toThrow(
+      /unknown event/,
+    );
+    await expect(
+      fireCommandHooks(settings, 'PreToolUse', { tool_name: 3 }, options),
+    ).rejects.toThrow(/PreToolUse payload is invalid/);
+  });
+});

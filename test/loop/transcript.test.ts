@@ -1,0 +1,167 @@
+/**
+ * Sessions and transcripts: valid JSONL after a run, survival of a crash's truncated last line,
+ * resume.
+ */
+import { appendFile, readFile, writeFile, mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { createAgent } from '../../src/loop/index.ts';
+import { createScriptedModel, loadScriptedModel } from '../../src/testing.ts';
+import { callTools, collect, loggingHook, say, start, SURFACES } from './support.ts';
+import { HookStack } from '../../src/hooks/hook-stack.ts';
+import { ModelError } from '../../src/content/index.ts';
+
+describe.each(SURFACES)('sessions and transcripts ($name)', ({ streaming }) => {
+  it('writes a transcript of valid JSONL records, even when a hook message holds newlines and quotes', async () => {
+    const { session } = await start({
+      script: [
+        callTools([{ id: 'c1', name: 'echo', args: { text: 'line1\nline2 "quoted"' } }]),
+        say('done'),
+      ],
+      hooks: [
+        loggingHook([], {
+          onStop: (context) => (
+            context.report({ level: 'message', text: 'a\n"b"\n{' }),
+            { kind: 'continue' }
+          ),
+        }),
+      ],
+    });
+    await collect(session.run('q', { streaming }));
+    await session.close('exit');
+    const lines = (await readFile(session.transcriptPath, 'utf8')).trimEnd().split('\n');
+    const records = lines.map((line) => JSON.parse(line) as { type: string });
+    expect(records.map((record) => record.type)).toEqual([
+      'session-start',
+      'turn-start',
+      'message',
+      'message',
+      'message',
+      'message',
+      'hook-report',
+      'turn-end',
+      'session-end',
+    ]);
+    expect(session.transcriptPath).toBe(
+      join(session.transcriptPath, '..', `${session.sessionId}.jsonl`),
+    );
+  });
+
+  it('resumes from a transcript whose last line a crash cut short, with a warning', async () => {
+    const cwd = await mkdtemp(join(tmpdir(), 'hookwire-resume-'));
+    const first = await start({ script: [say('first answer')], cwd });
+    await collect(first.session.run('remember 42', { streaming }));
+    await first.session.close('exit');
+    await appendFile(
+      first.session.transcriptPath,
+      '{"type":"message","turn":2,"message":{"speaker":"hu',
+    );
+
+    const log: string[] = [];
+    const model = createScriptedModel([say('you said 42')]);
+    const agent = createAgent({ model, hooks: new HookStack([loggingHook(log)]), cwd });
+    const resumed = await agent.openSession({ sessionId: first.session.sessionId, resume: true });
+    expect(resumed.history.map((message) => message.speaker)).toEqual(['human', 'ai']);
+    const { result, events } = await collect(resumed.run('what did I say?', { streaming }));
+    await resumed.close('exit');
+    expect(result.status).toBe('completed');
+    expect(log[0]).toBe('SessionStart:resume');
+    expect(model.requests[0]?.contents).toHaveLength(3);
+    expect(
+      events.some(
+        (event) =>
+          event.type === 'hook-report' && event.report.text.includes('truncated last line'),
+      ),
+    ).toBe(true);
+    const again = createAgent({ model: createScriptedModel([]), cwd });
+    const third = await again.openSession({ sessionId: first.session.sessionId, resume: true });
+    expect(third.history).toHaveLength(4);
+    await third.close();
+  });
+
+  it('refuses to resume a session that has no transcript, and to reuse an id without resume', async () => {
+    const { agent, session } = await start({ script: [] });
+    await expect(agent.openSession({ sessionId: 'nope', resume: true })).rejects.toThrow(
+      /No transcript for session nope/,
+    );
+    await expect(agent.openSession({ sessionId: session.sessionId })).rejects.toThrow(/resume it/);
+  });
+
+  it('refuses a second concurrent run and queues with enqueue instead', async () => {
+    const { session } = await start({ script: [{ ...say('slow'), delayMs: 20 }, say('next')] });
+    const handle = session.run('a', { streaming });
+    expect(() => session.run('b')).toThrow(/session.enqueue/);
+    expect(session.enqueue('b')).toBe(true);
+    const { result } = await collect(handle);
+    expect(result.result).toBe('next');
+    expect(session.enqueue('c')).toBe(false);
+  });
+});
+
+describe('scripted model', () => {
+  it('reads a JSONL script and names file:line and the problem for a bad line', async () => {
+    const directory = await mkdtemp(join(tmpdir(), 'hookwire-script-'));
+    const good = join(directory, 'good.jsonl');
+    await writeFile(
+      good,
+      '{"blocks": [{"type": "text", "text": "Hi"}], "finishReason": "stop"}\n\n{"blocks": [], "finishReason": null}\n',
+    );
+    const model = await loadScriptedModel(good);
+    expect((await model.generate({ model: 'scripted', contents: [] })).content.blocks).toEqual([
+      { type: 'text', text: 'Hi' },
+    ]);
+    expect(
+      (await model.generate({ model: 'scripted', contents: [] })).finishReason,
+    ).toBeUndefined();
+    await expect(model.generate({ model: 'scripted', contents: [] })).rejects.toThrow(
+      `scripted model has no line for call 3 (${good} has 2 lines)`,
+    );
+
+    const bad = join(directory, 'bad.jsonl');
+    await writeFile(
+      bad,
+      '{"blocks": [], "finishReason": "stop"}\n{"blocks": [{"type": "txt"}], "finishReason": "STOP"}\n',
+    );
+    await expect(loadScriptedModel(bad)).rejects.toThrow(
+      new RegExp(`${bad.replaceAll('/', '\\/')}:2: blocks\\.0`),
+    );
+    await writeFile(bad, 'not json\n');
+    await expect(loadScriptedModel(bad)).rejects.toThrow(`${bad}:1: not valid JSON`);
+  });
+
+  it('streams text in several deltas, tool arguments in fragments, then one finish', async () => {
+    const model = createScriptedModel([
+      callTools(
+        [{ id: 'c1', name: 'echo', args: { text: 'hello world' } }],
+        'tool_calls',
+        'one two three four five',
+      ),
+    ]);
+    const parts = [];
+    for await (const part of model.stream({ model: 'scripted', contents: [] })) parts.push(part);
+    const textDeltas = parts.filter((part) => part.type === 'text-delta');
+    const toolDeltas = parts.filter((part) => part.type === 'tool-call-delta');
+    expect(textDeltas.length).toBeGreaterThanOrEqual(3);
+    expect(textDeltas.map((part) => part.text).join('')).toBe('one two three four five');
+    expect(toolDeltas.length).toBeGreaterThan(1);
+    expect(JSON.parse(toolDeltas.map((part) => part.argumentsDelta).join(''))).toEqual({
+      text: 'hello world',
+    });
+    expect(parts.at(-1)?.type).toBe('finish');
+    expect(parts.filter((part) => part.type === 'finish')).toHaveLength(1);
+  });
+
+  it('rejects a delayed answer with an aborted ModelError when the call is cancelled', async () => {
+    const model = createScriptedModel([{ ...say('late'), delayMs: 60_000 }]);
+    const controller = new AbortController();
+    const pending = model.generate(
+      { model: 'scripted', contents: [] },
+      { signal: controller.signal },
+    );
+    controller.abort();
+    const error: unknown = await pending.catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(ModelError);
+    expect((error as ModelError).kind).toBe('aborted');
+  });
+});
