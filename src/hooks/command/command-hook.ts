@@ -165,6 +165,7 @@ export function commandHookForGroup(
       hook.onSessionStart = async (context, event) => {
         if (!matches(event.source)) return ContextAction.continue();
         const combined = await fire(context, 'SessionStart', { source: event.source });
+        if (combined.stopped) return ContextAction.stop(stopReason(combined));
         return ContextAction.continue(joined(combined.additionalContexts));
       };
       break;
@@ -237,10 +238,12 @@ export function commandHookForGroup(
           tool_name: event.toolName,
           tool_input: asArguments(event.args),
           tool_call_id: event.toolCallId,
+          // What the model will see (earlier rewrites included), so rewrites chain across hooks as
+          // they do in-process; a skipped call carries its error.
           tool_response:
             event.raw.error === undefined
-              ? event.raw.result
-              : { result: event.raw.result, error: event.raw.error },
+              ? event.presentation
+              : { result: event.presentation, error: event.raw.error },
         });
         const context_ = joined(combined.additionalContexts);
         if (combined.stopped) return ToolResultAction.stop(stopReason(combined));
@@ -310,6 +313,7 @@ export function commandHookForGroup(
             ? {}
             : { custom_instructions: event.customInstructions }),
         });
+        if (combined.stopped) return ContextAction.stop(stopReason(combined));
         return ContextAction.continue(joined(combined.additionalContexts));
       };
       break;

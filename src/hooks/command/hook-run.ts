@@ -43,8 +43,14 @@ export const DENY_EVENTS: ReadonlySet<HookEventName> = new Set([
   'Stop',
 ]);
 
-/** The events on which `continue: false` stops the run. */
+/**
+ * The events on which `continue: false` stops the run: those whose in-process action has a
+ * `stop` (one event model: a command hook steers exactly as an in-process hook can). The
+ * observe-only events (StopFailure, Interrupt, Notification, SessionEnd) ignore it, with a warning.
+ */
 export const STOP_EVENTS: ReadonlySet<HookEventName> = new Set([
+  'SessionStart',
+  'PreCompact',
   'UserPromptSubmit',
   'BeforeModel',
   'AfterModel',
