@@ -1,0 +1,136 @@
+import { readFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import * as hookwire from '../src/index.ts';
+import * as providers from '../src/providers.ts';
+import * as testing from '../src/testing.ts';
+
+describe('the public surface', () => {
+  it('hookwire exports exactly these runtime names', () => {
+    expect(Object.keys(hookwire).sort()).toMatchInlineSnapshot(`
+      [
+        "CompletionCallAction",
+        "ContextAction",
+        "FINISH_REASONS",
+        "FinishReasonMap",
+        "HOOK_EVENT_ALIASES",
+        "HOOK_EVENT_NAMES",
+        "HookError",
+        "HookStack",
+        "HookwireError",
+        "InvalidToolCallAction",
+        "LoopError",
+        "ModelError",
+        "ModelOutputAction",
+        "ModelSelectionAction",
+        "ModelTurnAction",
+        "ObservationAction",
+        "PromptSubmitAction",
+        "RunHookContext",
+        "SPEAKERS",
+        "Scratchpad",
+        "Session",
+        "SettingsError",
+        "StopAction",
+        "ToolCallAction",
+        "ToolRegistry",
+        "ToolResultAction",
+        "ToolSelectionAction",
+        "WireDecodeError",
+        "aggregateToolChoice",
+        "applyRequestPatch",
+        "buildHookInput",
+        "builtinTools",
+        "canonicalEventName",
+        "createAgent",
+        "createCommandHooks",
+        "createCommandRunner",
+        "createHookContext",
+        "decodeHookLLMRequest",
+        "decodeHookLLMRequestOverride",
+        "decodeHookLLMResponse",
+        "decodeHookOutput",
+        "decodeToolChoice",
+        "fireCommandHooks",
+        "isFinishReason",
+        "isTruncatedOutput",
+        "listEffectiveHooks",
+        "loadSettings",
+        "mergeHookLLMRequest",
+        "mergeLLMRequestOverrides",
+        "mergeRequestPatches",
+        "message",
+        "parseHookStdout",
+        "readTranscript",
+        "reconcileFinishReason",
+        "scratchpadKey",
+        "text",
+        "textOf",
+        "toHookLLMRequest",
+        "toHookLLMResponse",
+        "toolCallsOf",
+      ]
+    `);
+  });
+
+  it('hookwire/providers exports exactly these runtime names', () => {
+    expect(Object.keys(providers).sort()).toMatchInlineSnapshot(`
+      [
+        "MODEL_PROVIDERS",
+        "ModelSpecError",
+        "createAnthropicModel",
+        "createGoogleModel",
+        "createModelFromSpec",
+        "createOpenAIChatModel",
+        "createOpenAIResponsesModel",
+      ]
+    `);
+  });
+
+  it('hookwire/testing exports exactly these runtime names', () => {
+    expect(Object.keys(testing).sort()).toMatchInlineSnapshot(`
+      [
+        "ScriptError",
+        "createScriptedModel",
+        "loadScriptedModel",
+        "parseScript",
+      ]
+    `);
+  });
+
+  it('the package.json exports map points at the three entries', () => {
+    const manifest = JSON.parse(
+      readFileSync(resolve(import.meta.dirname, '../package.json'), 'utf8'),
+    ) as {
+      exports: Record<string, unknown>;
+    };
+    expect(Object.keys(manifest.exports)).toEqual([
+      '.',
+      './testing',
+      './providers',
+      './package.json',
+    ]);
+  });
+
+  it('importing hookwire never reaches a provider SDK or the CLI framework', () => {
+    // Walk the static import graph of src/index.ts: the engine must not load SDKs it does not use.
+    const forbidden = /^(openai|@anthropic-ai\/sdk|@google\/genai|commander)(\/|$)/;
+    const seen = new Set<string>();
+    const reached: string[] = [];
+    const visit = (file: string) => {
+      if (seen.has(file)) return;
+      seen.add(file);
+      const source = readFileSync(file, 'utf8');
+      for (const match of source.matchAll(
+        /(?:^|\n)\s*(?:import|export)\s[^'"]*?from\s+['"]([^'"]+)['"]/g,
+      )) {
+        const specifier = match[1] ?? '';
+        if (specifier.startsWith('.')) visit(resolve(dirname(file), specifier));
+        else if (forbidden.test(specifier)) reached.push(`${file} imports ${specifier}`);
+      }
+    };
+    visit(resolve(import.meta.dirname, '../src/index.ts'));
+    expect(seen.size).toBeGreaterThan(50);
+    expect(reached).toEqual([]);
+  });
+});
