@@ -64,8 +64,10 @@ export interface ModelSelectionEvent {
 }
 
 /**
- * Fires before each model call (external `BeforeModel`). `request` is the request as the loop
- * would send it (after tool selection), as a neutral v2-shaped request.
+ * Fires before each model call (external `BeforeModel`), first of the step's request hooks:
+ * completion call, then tool selection, then model selection, then the call. `request` is the
+ * request as the loop would send it before any hook changed it (the tools are all the tools the
+ * step offers; tool selection narrows them afterwards).
  */
 export interface CompletionCallEvent {
   /** The prompt that opened this turn (or the latest continuation/feedback message). */

@@ -366,3 +366,52 @@ describe('matching and configuration', () => {
     ).rejects.toThrow(/PreToolUse payload is invalid/);
   });
 });
+
+describe('failClosed where the event has no denial', () => {
+  it('a failing BeforeToolSelection guard takes every tool away', async () => {
+    const command = await project.script('broken.sh', `exit 1`);
+    const settings = await project.settings({
+      BeforeToolSelection: [group([{ command, failClosed: true }])],
+    });
+    const request = {
+      version: 2,
+      model: 'm',
+      contents: [],
+      tools: [{ name: 'shell', parameters: { type: 'object' } }],
+    };
+    const result = await fireCommandHooks(
+      settings,
+      'BeforeToolSelection',
+      { llm_request: request },
+      {
+        runner: project.runner,
+        projectDir: project.dir,
+      },
+    );
+    expect(result.hookSpecificOutput).toEqual({ toolChoice: { mode: 'none' } });
+  });
+
+  it('a failing SessionStart guard stops the run', async () => {
+    const command = await project.script('broken.sh', `exit 1`);
+    const settings = await project.settings({
+      SessionStart: [group([{ command, failClosed: true }])],
+    });
+    const result = await fireCommandHooks(
+      settings,
+      'SessionStart',
+      { source: 'startup' },
+      {
+        runner: project.runner,
+        projectDir: project.dir,
+      },
+    );
+    expect(result.continue).toBe(false);
+    expect(result.stopReason).toMatch(/crashed \(exit 1\).*failClosed/);
+  });
+
+  it('failClosed on an observe-only event is a configuration error naming the path', async () => {
+    await expect(
+      project.settings({ SessionEnd: [group([{ command: 'true', failClosed: true }])] }),
+    ).rejects.toThrow(/hooks\.SessionEnd\[0\]\.hooks\[0\]\.failClosed/);
+  });
+});

@@ -92,9 +92,15 @@ export function combineOutcomes(
   for (const outcome of outcomes) {
     if (outcome.warning !== undefined) warnings.push(outcome.warning);
     if (outcome.denial !== undefined) {
+      // A guard that cannot answer denies what it guards. Where the event has no denial, the
+      // closest safe outcome stands in: no tools for tool selection, stopping the run for the
+      // advisory events that can stop it.
       if (DENY_EVENTS.has(event)) denyReasons.push(outcome.denial);
       else if (event === 'BeforeToolSelection') toolChoices.push({ mode: 'none' });
-      else warnings.push(outcome.denial);
+      else if (STOP_EVENTS.has(event)) {
+        stopped = true;
+        stopReasons.push(outcome.denial);
+      } else warnings.push(outcome.denial);
     }
     if (outcome.text !== undefined)
       (TEXT_IS_CONTEXT.has(event) ? additionalContexts : systemMessages).push(outcome.text);

@@ -118,6 +118,14 @@ export function readSettingsText(text: string, origin: SettingsTextOrigin): Sett
  * and checks what the schema cannot: timeouts, matchers. Returns the groups; they are only
  * used when no issue was found at all.
  */
+/** Events a hook can only observe: `failClosed` on them is a configuration error. */
+const OBSERVE_ONLY_EVENTS: ReadonlySet<string> = new Set([
+  'StopFailure',
+  'Interrupt',
+  'Notification',
+  'SessionEnd',
+]);
+
 function checkSemantics(
   raw: unknown,
   origin: SettingsTextOrigin,
@@ -163,6 +171,13 @@ function checkSemantics(
               fix: timeout.fix,
             });
         }
+        if (hook.failClosed === true && OBSERVE_ONLY_EVENTS.has(event))
+          issues.push({
+            file,
+            path: `${hookPath}.failClosed`,
+            message: `${registeredAs} only observes: there is no action for a failing hook to deny, so failClosed could never take effect`,
+            fix: 'remove "failClosed" (guards belong on PreToolUse, PostToolUse, UserPromptSubmit, BeforeModel, AfterModel, BeforeToolSelection or Stop)',
+          });
         const command = typeof hook.command === 'string' ? hook.command : '';
         hooks.push({
           type: 'command',
