@@ -7,7 +7,9 @@
  *    hundreds of ms, so 1 ms is a conservative stand-in). Limit 1.1×: the loop adds ≤ 10%.
  *    The same figure with no wait at all is printed too, without a limit, to show the loop's own
  *    cost against a model that does nothing but copy its answer.
- * 2. A 2,000-chunk stream with one in-process text-delta observer beside the same stream with
+ * 2. A step with one no-op command hook on PreToolUse (a real process per tool call, through the
+ *    spawn helper) beside the same step with no hook.
+ * 3. A 2,000-chunk stream with one in-process text-delta observer beside the same stream with
  *    none.
  */
 import { mkdtemp } from 'node:fs/promises';
@@ -18,6 +20,12 @@ import { HookStack } from '../src/hooks/hook-stack.ts';
 import { ObservationAction } from '../src/hooks/actions.ts';
 import { createAgent, ToolRegistry } from '../src/loop/index.ts';
 import { createScriptedModel, type ScriptedTurn } from '../src/testing.ts';
+import {
+  createCommandHooks,
+  createCommandRunner,
+  mergeSettingsFiles,
+  parseSettingsText,
+} from '../src/hooks/command/index.ts';
 import type { ModelRequest } from '../src/content/index.ts';
 
 const STEPS = 20;
@@ -108,6 +116,45 @@ export default async function loopBench(): Promise<void> {
     );
     await Promise.all(sessions.map((entry) => entry.session.close('exit')));
   }
+
+  // A tool step (model call, one tool call, model call) with and without a no-op PreToolUse hook.
+  const runner = createCommandRunner();
+  const settings = mergeSettingsFiles([
+    parseSettingsText(
+      JSON.stringify({
+        hooks: { PreToolUse: [{ hooks: [{ type: 'command', command: 'true', name: 'no-op' }] }] },
+      }),
+      { file: 'bench-settings.json', layer: 'extra' },
+    ),
+  ]);
+  const commandHooks = new HookStack(createCommandHooks(settings, { runner, projectDir: cwd }));
+  const toolStep: ScriptedTurn[] = [
+    {
+      blocks: [{ type: 'tool_call', id: 'call-1', name: 'echo', parameters: { text: 'ping' } }],
+      finishReason: 'tool_calls',
+      delayMs: 1,
+    },
+    { blocks: [{ type: 'text', text: 'done' }], finishReason: 'stop', delayMs: 1 },
+  ];
+  const toolStepRun = (hooks: HookStack | undefined) => async (): Promise<void> => {
+    const agent = createAgent({
+      model: createScriptedModel(toolStep),
+      tools,
+      cwd,
+      ...(hooks === undefined ? {} : { hooks }),
+    });
+    const session = await agent.openSession();
+    const result = await session.run('go').result;
+    if (result.status !== 'completed') throw new Error(`bench run ended ${result.status}`);
+    await session.close('exit');
+  };
+  await compare(
+    'tool step with one no-op command hook on PreToolUse vs the same step with none',
+    toolStepRun(commandHooks),
+    toolStepRun(undefined),
+    { rounds: 40, unit: 'ms' },
+  );
+  await runner.close();
 
   const words = Array.from({ length: 2000 }, (_, index) => `word${index} `).join('');
   const streamScript: ScriptedTurn[] = [
