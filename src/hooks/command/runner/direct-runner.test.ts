@@ -34,6 +34,8 @@ describe('direct runner', () => {
       await runner.close();
     }
     expect(peak).toBeGreaterThan(0);
-    expect(peak).toBeLessThan(8 * 1024 * 1024);
+    // Buffering the flood would hold 50 MiB; what is allowed is the 1 MiB kept plus chunks in
+    // flight, which grow when the machine is loaded and the sampler runs late.
+    expect(peak).toBeLessThan(20 * 1024 * 1024);
   });
 });
