@@ -1,12 +1,21 @@
 // @ts-check
 import eslint from '@eslint/js';
 import tseslint from 'typescript-eslint';
+import { defineConfig } from 'eslint/config';
 
 /**
  * The layers of the design brief, top to bottom. A layer imports only from the layers above it,
  * and provider SDKs and the CLI framework never reach the core layers.
  */
-const sdkPackages = ['openai', 'openai/*', '@anthropic-ai/sdk', '@anthropic-ai/sdk/*', '@google/genai', '@google/genai/*', 'commander'];
+const sdkPackages = [
+  'openai',
+  'openai/*',
+  '@anthropic-ai/sdk',
+  '@anthropic-ai/sdk/*',
+  '@google/genai',
+  '@google/genai/*',
+  'commander',
+];
 
 /** @param {string[]} below @param {string} layer */
 function layerRule(layer, below) {
@@ -42,7 +51,7 @@ function layerRule(layer, below) {
   };
 }
 
-export default tseslint.config(
+export default defineConfig(
   { ignores: ['dist/**', 'node_modules/**', '.tools/**', 'coverage/**', 'bench/results/**'] },
   eslint.configs.recommended,
   ...tseslint.configs.strictTypeChecked,
@@ -56,12 +65,27 @@ export default tseslint.config(
       },
     },
     rules: {
-      '@typescript-eslint/restrict-template-expressions': ['error', { allowNumber: true, allowBoolean: true }],
-      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      '@typescript-eslint/restrict-template-expressions': [
+        'error',
+        { allowNumber: true, allowBoolean: true },
+      ],
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_' },
+      ],
       '@typescript-eslint/no-explicit-any': 'error',
       '@typescript-eslint/consistent-type-imports': 'error',
       '@typescript-eslint/no-extraneous-class': 'off',
       '@typescript-eslint/unified-signatures': 'off',
+    },
+  },
+  {
+    // Example hook scripts are plain JavaScript run by any Node: lint them without type information.
+    files: ['**/*.mjs', '**/*.js'],
+    ...tseslint.configs.disableTypeChecked,
+    languageOptions: {
+      ...tseslint.configs.disableTypeChecked.languageOptions,
+      globals: { process: 'readonly', console: 'readonly' },
     },
   },
   {

@@ -1,0 +1,145 @@
+import { builtinTools } from '../../adapters/tools/index.ts';
+import { createCommandHooks } from '../../hooks/command/index.ts';
+import { createCommandRunner, type CommandRunner } from '../../hooks/command/runner/index.ts';
+import { HookStack } from '../../hooks/index.ts';
+import { createAgent, ToolRegistry, type RunResult, type Session } from '../../loop/index.ts';
+import { CliError } from '../cli-error.ts';
+import { resolveModel } from '../model-spec.ts';
+import { createRunOutput } from '../output/create-run-output.ts';
+import type { OutputFormat } from '../output/run-output.ts';
+import { readStdin } from '../read-stdin.ts';
+import { recordRequests, type RecordingModel } from '../recording-model.ts';
+import {
+  loadCommandSettings,
+  projectDirOf,
+  type SettingsCommandOptions,
+} from '../settings-options.ts';
+
+/** Options of `hookwire run` (as commander parses them). */
+export interface RunCommandOptions extends SettingsCommandOptions {
+  readonly model: string;
+  readonly baseUrl?: string;
+  readonly maxModelCalls?: string;
+  readonly resume?: string;
+  readonly recordRequests?: string;
+  readonly outputFormat: OutputFormat;
+  /** `on` (default): the streaming surface; `off`: the blocking one. */
+  readonly streaming: 'on' | 'off';
+}
+
+/** Exit status of a cancelled run, as a shell reports a process ended by SIGINT. */
+export const EXIT_CANCELLED = 130;
+
+/** The exit status of a run: 0 completed, 130 cancelled, 1 otherwise (failed, stopped, budget). */
+export function exitStatusOf(result: RunResult): number {
+  if (result.status === 'completed') return 0;
+  if (result.status === 'cancelled') return EXIT_CANCELLED;
+  return 1;
+}
+
+function parseMaxModelCalls(value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const count = Number(value);
+  if (!/^\d+$/.test(value.trim()) || !Number.isSafeInteger(count) || count < 1) {
+    throw new CliError(`--max-model-calls must be a positive whole number, got "${value}"`);
+  }
+  return count;
+}
+
+async function readPrompt(argument: string | undefined): Promise<string> {
+  if (argument !== undefined) {
+    if (argument.trim() === '')
+      throw new CliError('The prompt is empty: give the agent something to do.');
+    return argument;
+  }
+  if (process.stdin.isTTY) {
+    throw new CliError(
+      'No prompt: pass it as an argument (hookwire run "PROMPT" …) or pipe it on stdin.',
+    );
+  }
+  const text = (await readStdin()).replace(/\r?\n$/, '');
+  if (text.trim() === '')
+    throw new CliError(
+      'The prompt read from stdin is empty: pipe the prompt text, or pass it as an argument.',
+    );
+  return text;
+}
+
+/**
+ * `hookwire run [PROMPT]`: runs one agent session headless — the model of `--model`, the
+ * built-in tools, and the command hooks of every settings layer plus `--settings`, all in the
+ * project directory `--cwd`. Progress and outcome go out in the `--output-format`.
+ *
+ * SIGINT cancels the run (the loop fires Interrupt); the session is then closed (SessionEnd) and
+ * the status is 130. A second SIGINT exits at once with 130. The session, the hook runner and the
+ * request recording are always closed before returning. Returns the exit status (see
+ * `exitStatusOf`); configuration errors (settings, model spec, prompt, resume id) throw.
+ */
+export async function runCommand(
+  promptArgument: string | undefined,
+  options: RunCommandOptions,
+): Promise<number> {
+  const maxModelCalls = parseMaxModelCalls(options.maxModelCalls);
+  const projectDir = projectDirOf(options);
+  const settings = await loadCommandSettings(options);
+  const baseModel = await resolveModel(options.model, {
+    invocationDir: process.cwd(),
+    env: process.env,
+    ...(options.baseUrl === undefined ? {} : { baseURL: options.baseUrl }),
+  });
+  const prompt = await readPrompt(promptArgument);
+  const output = createRunOutput(options.outputFormat);
+
+  let recording: RecordingModel | undefined;
+  let runner: CommandRunner | undefined;
+  let session: Session | undefined;
+  const interruption = new AbortController();
+  let interrupts = 0;
+  const onInterrupt = (): void => {
+    interrupts++;
+    // A second Ctrl-C means "now": the user does not want to wait for the closing hooks.
+    if (interrupts > 1) process.exit(EXIT_CANCELLED);
+    interruption.abort('interrupted by the user (SIGINT)');
+  };
+  process.on('SIGINT', onInterrupt);
+  try {
+    recording =
+      options.recordRequests === undefined
+        ? undefined
+        : recordRequests(baseModel, options.recordRequests);
+    runner = createCommandRunner();
+    const hooks = new HookStack(
+      createCommandHooks(settings, {
+        runner,
+        projectDir,
+        onHookRun: (record) => {
+          output.hookRun(record);
+        },
+      }),
+    );
+    const agent = createAgent({
+      model: recording ?? baseModel,
+      tools: new ToolRegistry(builtinTools({ shell: { runner } })),
+      hooks,
+      cwd: projectDir,
+      ...(maxModelCalls === undefined ? {} : { maxModelCalls }),
+    });
+    session = await agent.openSession(
+      options.resume === undefined ? {} : { sessionId: options.resume, resume: true },
+    );
+    const handle = session.run(prompt, {
+      signal: interruption.signal,
+      streaming: options.streaming === 'on',
+    });
+    for await (const event of handle) output.event(event);
+    const result = await handle.result;
+    await session.close('exit');
+    output.finish(result);
+    return interrupts > 0 ? EXIT_CANCELLED : exitStatusOf(result);
+  } finally {
+    await session?.close('exit');
+    await runner?.close();
+    recording?.close();
+    process.off('SIGINT', onInterrupt);
+  }
+}

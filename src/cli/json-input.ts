@@ -1,0 +1,54 @@
+import { CliError } from './cli-error.ts';
+
+/** 1-based line and column of character `offset` in `text`. */
+function lineAndColumn(text: string, offset: number): { line: number; column: number } {
+  let line = 1;
+  let lineStart = 0;
+  for (let index = 0; index < offset && index < text.length; index++) {
+    if (text.charCodeAt(index) === 10) {
+      line++;
+      lineStart = index + 1;
+    }
+  }
+  return { line, column: offset - lineStart + 1 };
+}
+
+function kindOf(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  return `a ${typeof value}`;
+}
+
+/**
+ * Parses a hook payload: one JSON object. Whitespace-only text is `{}` (no payload given). Invalid
+ * JSON is a `CliError` naming `source`, the line and column, and the parser's complaint; any
+ * other JSON value is a `CliError` saying an object is expected.
+ */
+export function parseJsonObjectInput(text: string, source: string): Record<string, unknown> {
+  if (text.trim() === '') return {};
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    const position = /position (\d+)/.exec(message);
+    const where =
+      position?.[1] === undefined
+        ? ''
+        : (() => {
+            const { line, column } = lineAndColumn(text, Number(position[1]));
+            return ` at line ${line}, column ${column}`;
+          })();
+    throw new CliError(
+      `The payload in ${source} is not valid JSON${where}: ${message}. Give one JSON object, e.g. {"tool_name": "shell", "tool_input": {"command": "ls"}}.`,
+      { code: 'hook_input_invalid' },
+    );
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    throw new CliError(
+      `The payload in ${source} is ${kindOf(value)}; it must be one JSON object with the event's fields, e.g. {"prompt": "hello"}.`,
+      { code: 'hook_input_invalid' },
+    );
+  }
+  return value as Record<string, unknown>;
+}

@@ -1,0 +1,63 @@
+import { resolve } from 'node:path';
+import type { LanguageModel } from '../content/index.ts';
+import { loadScriptedModel } from '../adapters/testing/scripted-model.ts';
+import { CliError } from './cli-error.ts';
+
+/** Options of `resolveModel`. */
+export interface ResolveModelOptions {
+  /** `--base-url`; ignored by `scripted:`. */
+  readonly baseURL?: string;
+  /** Where `scripted:FILE` is resolved: the invocation's working directory, not `--cwd`. */
+  readonly invocationDir: string;
+  /** Where provider keys and base URLs are read. */
+  readonly env: NodeJS.ProcessEnv;
+}
+
+const SCRIPTED = 'scripted:';
+
+/**
+ * The model of a `--model PROVIDER:MODEL` spec. `scripted:FILE` replays the JSONL script FILE
+ * (resolved against the invocation's directory); every other provider comes from the provider
+ * registry, whose errors (unknown provider, missing key) are one-line `HookwireError`s.
+ */
+export async function resolveModel(
+  spec: string,
+  options: ResolveModelOptions,
+): Promise<LanguageModel> {
+  if (spec.startsWith(SCRIPTED)) {
+    const file = spec.slice(SCRIPTED.length);
+    if (file.trim() === '') {
+      throw new CliError(
+        '--model scripted: names no file: write it as scripted:path/to/model.jsonl',
+      );
+    }
+    const path = resolve(options.invocationDir, file);
+    try {
+      return await loadScriptedModel(path);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') {
+        throw new CliError(
+          `The script ${path} of --model ${spec} does not exist: check the path (it is relative to the directory hookwire was started in, not --cwd).`,
+        );
+      }
+      throw error;
+    }
+  }
+  // Loaded on demand: the provider SDKs are large, and scripted runs never need them.
+  const { createModelFromSpec, ModelSpecError } = await import('../adapters/providers/registry.ts');
+  try {
+    return createModelFromSpec(spec, {
+      env: options.env,
+      ...(options.baseURL === undefined ? {} : { baseURL: options.baseURL }),
+    });
+  } catch (error) {
+    // The registry knows only real providers; the CLI also takes scripted:FILE, so say so.
+    if (error instanceof ModelSpecError && error.message.startsWith('Unknown model provider')) {
+      throw new CliError(`${error.message}, or scripted:FILE to replay a JSONL script`, {
+        code: error.code,
+        cause: error,
+      });
+    }
+    throw error;
+  }
+}

@@ -1,0 +1,19 @@
+import { toResultObject } from './result-object.ts';
+import { writeReport } from './stderr-reports.ts';
+import type { RunOutput } from './run-output.ts';
+
+/**
+ * `--output-format json`: one `ResultObject` on stdout, written once the session is closed;
+ * hook messages and warnings on stderr.
+ */
+export function jsonOutput(): RunOutput {
+  return {
+    event(event) {
+      if (event.type === 'hook-report') writeReport(event.report);
+    },
+    hookRun() {},
+    finish(result) {
+      process.stdout.write(JSON.stringify(toResultObject(result)) + '\n');
+    },
+  };
+}

@@ -1,0 +1,17 @@
+import type { HookRunRecord } from '../../hooks/command/index.ts';
+import type { RunEvent, RunResult } from '../../loop/index.ts';
+
+/** The `--output-format` values of `hookwire run`. */
+export const OUTPUT_FORMATS = ['text', 'json', 'stream-json'] as const;
+export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
+
+/**
+ * Where a run's progress goes. `event` sees every run event in order; `hookRun` every command
+ * hook run as it settles (SessionStart's before the run's first event, SessionEnd's after its
+ * last); `finish` the outcome once the session is closed — always last.
+ */
+export interface RunOutput {
+  event(event: RunEvent): void;
+  hookRun(record: HookRunRecord): void;
+  finish(result: RunResult): void;
+}

@@ -1,0 +1,163 @@
+import { Command, Option } from 'commander';
+import type { HooksFireOptions } from './commands/hooks-fire.ts';
+import type { HooksListOptions } from './commands/hooks-list.ts';
+import type { RunCommandOptions } from './commands/run.ts';
+import { packageVersion } from './package-version.ts';
+import { reportError } from './report-error.ts';
+import { collectRepeated } from './collect-repeated.ts';
+import type { SettingsCommandOptions } from './settings-options.ts';
+
+const SETTINGS_HELP =
+  'a settings file loaded after the managed, user, project and local layers (repeatable; relative to the working directory)';
+const CWD_HELP =
+  'the project directory: its .hookwire/ settings load, and hooks and tools run there (default: the working directory)';
+
+/**
+ * Runs a command and records its exit status; errors are printed by `reportError`. Commands are
+ * imported when they run, so `--version`, `--help` and `hooks …` never load the loop, the tools
+ * or the provider SDKs.
+ */
+function action<Arguments extends unknown[]>(
+  command: (...args: Arguments) => Promise<number>,
+): (...args: Arguments) => Promise<void> {
+  return async (...args: Arguments) => {
+    try {
+      process.exitCode = await command(...args);
+    } catch (error) {
+      process.exitCode = reportError(error);
+    }
+  };
+}
+
+function addSettingsOptions(command: Command): Command {
+  return command
+    .option('--settings <file>', SETTINGS_HELP, collectRepeated)
+    .option('--cwd <dir>', CWD_HELP);
+}
+
+/**
+ * The `hookwire` command line: `run`, `hooks list`, `hooks validate`, `hooks fire`, `--version`.
+ * Each action sets `process.exitCode` (see each command for its statuses) rather than exiting, so
+ * output is flushed and the session is closed before the process ends.
+ */
+export function createProgram(): Command {
+  const program = new Command('hookwire')
+    .description(
+      'The hook engine for LLM agents: run an agent headless, or inspect and fire its command hooks.',
+    )
+    .version(packageVersion(), '-V, --version', 'print the hookwire version')
+    .showHelpAfterError('(run "hookwire help" or "hookwire <command> --help" for usage)');
+
+  program
+    .command('run')
+    .description('Run an agent on a prompt; command hooks from the settings layers steer it.')
+    .argument('[prompt]', 'the prompt (read from stdin when absent)')
+    .requiredOption(
+      '--model <spec>',
+      'PROVIDER:MODEL — scripted:FILE, openai:MODEL, openai-responses:MODEL, openai-compatible:MODEL, anthropic:MODEL, google:MODEL',
+    )
+    .option(
+      '--base-url <url>',
+      'send model requests to this server or gateway instead of the provider default',
+    )
+    .option('--settings <file>', SETTINGS_HELP, collectRepeated)
+    .option('--cwd <dir>', CWD_HELP)
+    .option(
+      '--max-model-calls <n>',
+      'model calls allowed in the run, retries and Stop continuations included (default 50)',
+    )
+    .option(
+      '--resume <id>',
+      'continue the session with this id (SessionStart fires with source "resume")',
+    )
+    .option(
+      '--record-requests <file>',
+      'append every request the model receives (after hooks) as a v2 request envelope, one JSON line each',
+    )
+    .addOption(
+      new Option(
+        '--output-format <format>',
+        'text: the final answer on stdout; json: one result object; stream-json: one JSON line per event, then the result',
+      )
+        .choices(['text', 'json', 'stream-json'])
+        .default('text'),
+    )
+    .addOption(
+      new Option(
+        '--streaming <mode>',
+        'drive the streaming (on) or the blocking (off) model surface; the lifecycle is the same',
+      )
+        .choices(['on', 'off'])
+        .default('on'),
+    )
+    .addHelpText(
+      'after',
+      '\nExit status: 0 completed; 1 failed, stopped, budget exhausted, or a configuration error; 130 cancelled.\nCtrl-C cancels the current turn (Interrupt hooks fire) and exits 130 once the session is closed; a second Ctrl-C exits at once.',
+    )
+    .action(
+      action(async (prompt: string | undefined, options: RunCommandOptions) => {
+        const { runCommand } = await import('./commands/run.ts');
+        return runCommand(prompt, options);
+      }),
+    );
+
+  const hooks = program
+    .command('hooks')
+    .description('Inspect, validate and fire the command hooks of the settings layers.');
+
+  addSettingsOptions(
+    hooks
+      .command('list')
+      .description(
+        'List the effective hooks and the layer each came from (ignored hooks show why).',
+      ),
+  )
+    .option('--json', 'print the rows as a JSON array')
+    .action(
+      action(async (options: HooksListOptions) => {
+        const { hooksListCommand } = await import('./commands/hooks-list.ts');
+        return hooksListCommand(options);
+      }),
+    );
+
+  addSettingsOptions(
+    hooks
+      .command('validate')
+      .description(
+        'Check every settings layer: exit 0 with a summary, or exit 1 printing every problem to stderr.',
+      ),
+  ).action(
+    action(async (options: SettingsCommandOptions) => {
+      const { hooksValidateCommand } = await import('./commands/hooks-validate.ts');
+      return hooksValidateCommand(options);
+    }),
+  );
+
+  addSettingsOptions(
+    hooks
+      .command('fire')
+      .description(
+        'Run the hooks matching EVENT on a payload exactly as the loop would, and print the combined outcome as one JSON object.',
+      )
+      .argument(
+        '<event>',
+        'the event name (canonical, e.g. PreToolUse, or an alias, e.g. BeforeTool)',
+      ),
+  )
+    .option(
+      '--input <file>',
+      'the payload: a JSON file, or - for stdin (default: stdin when it is not a terminal, else {})',
+    )
+    .addHelpText(
+      'after',
+      '\nBase fields the payload lacks (session_id, transcript_path, cwd, hook_event_name, timestamp) are filled in.\nExit status: 0 whatever the decision; 1 for a configuration or input error.',
+    )
+    .action(
+      action(async (event: string, options: HooksFireOptions) => {
+        const { hooksFireCommand } = await import('./commands/hooks-fire.ts');
+        return hooksFireCommand(event, options);
+      }),
+    );
+
+  return program;
+}

@@ -1,0 +1,173 @@
+/**
+ * Test support for the CLI suites: the real `hookwire` process (`node src/cli/main.ts`), real
+ * hook processes written into temporary directories, and scripted models. Every spawn isolates
+ * settings discovery with `HOOKWIRE_HOME` and `HOOKWIRE_MANAGED_SETTINGS`.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdir, mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const REPOSITORY = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
+export const MAIN = join(REPOSITORY, 'src', 'cli', 'main.ts');
+
+/** A scratch area: a home, a managed policy path and a project directory, all empty. */
+export interface Sandbox {
+  readonly root: string;
+  readonly home: string;
+  readonly managedFile: string;
+  readonly project: string;
+  /** The environment every CLI spawn of this sandbox gets. */
+  readonly env: NodeJS.ProcessEnv;
+}
+
+export async function createSandbox(): Promise<Sandbox> {
+  const root = await mkdtemp(join(tmpdir(), 'hookwire-cli-'));
+  const home = join(root, 'home');
+  const project = join(root, 'project');
+  await mkdir(home, { recursive: true });
+  await mkdir(project, { recursive: true });
+  const managedFile = join(root, 'managed', 'managed-settings.json');
+  return {
+    root,
+    home,
+    managedFile,
+    project,
+    env: { ...process.env, HOOKWIRE_HOME: home, HOOKWIRE_MANAGED_SETTINGS: managedFile },
+  };
+}
+
+/** Writes `value` as JSON to `file`, creating its directory. */
+export async function writeJson(file: string, value: unknown): Promise<string> {
+  await mkdir(dirname(file), { recursive: true });
+  await writeFile(file, JSON.stringify(value, null, 2));
+  return file;
+}
+
+/** Writes a Node hook script and returns the shell command that runs it with `args`. */
+export async function writeHookScript(
+  directory: string,
+  name: string,
+  source: string,
+  args: readonly string[] = [],
+): Promise<string> {
+  const file = join(directory, 'hooks', name);
+  await mkdir(dirname(file), { recursive: true });
+  await writeFile(file, source);
+  return [process.execPath, file, ...args].map((part) => JSON.stringify(part)).join(' ');
+}
+
+/** A settings object with one group per entry: `{event: [[command, extra?], …]}`. */
+export function settingsWith(
+  events: Readonly<
+    Record<string, readonly (string | { command: string; [key: string]: unknown })[]>
+  >,
+  groupExtra: Readonly<Record<string, Record<string, unknown>>> = {},
+): unknown {
+  const hooks: Record<string, unknown[]> = {};
+  for (const [event, commands] of Object.entries(events)) {
+    hooks[event] = [
+      {
+        ...groupExtra[event],
+        hooks: commands.map((entry) =>
+          typeof entry === 'string'
+            ? { type: 'command', command: entry }
+            : { type: 'command', ...entry },
+        ),
+      },
+    ];
+  }
+  return { hooks };
+}
+
+/** A hook that appends one JSON line per payload to the log file given as its argument. */
+export const LOGGER_HOOK = `
+import { appendFileSync, readFileSync } from 'node:fs';
+const payload = JSON.parse(readFileSync(0, 'utf8'));
+appendFileSync(process.argv[2], JSON.stringify(payload) + '\\n');
+`;
+
+/** Reads a JSONL log written by hooks (missing file: no lines). */
+export async function readLog(file: string): Promise<Record<string, unknown>[]> {
+  const text = await readFile(file, 'utf8').catch(() => '');
+  return text
+    .split('\n')
+    .filter((line) => line.trim() !== '')
+    .map((line) => JSON.parse(line) as Record<string, unknown>);
+}
+
+/** A scripted model file from turns. */
+export async function writeScript(file: string, turns: readonly unknown[]): Promise<string> {
+  await mkdir(dirname(file), { recursive: true });
+  await writeFile(file, turns.map((turn) => JSON.stringify(turn)).join('\n') + '\n');
+  return file;
+}
+
+export const say = (text: string, finishReason = 'stop'): unknown => ({
+  blocks: [{ type: 'text', text }],
+  finishReason,
+});
+
+export const callTool = (id: string, name: string, parameters: unknown): unknown => ({
+  blocks: [{ type: 'tool_call', id, name, parameters }],
+  finishReason: 'tool_calls',
+});
+
+/** What a finished CLI process left behind. */
+export interface CliOutcome {
+  readonly code: number | null;
+  readonly signal: NodeJS.Signals | null;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+export interface CliOptions {
+  readonly cwd?: string;
+  readonly env?: NodeJS.ProcessEnv;
+  /** Written to stdin, which then closes; without it stdin is closed empty. */
+  readonly input?: string;
+  /** Called with each complete stdout line as it arrives. */
+  readonly onLine?: (line: string, child: ChildProcess) => void;
+}
+
+/** Spawns `node src/cli/main.ts …args` and resolves when it exits. */
+export function runCli(args: readonly string[], options: CliOptions = {}): Promise<CliOutcome> {
+  return new Promise((resolvePromise, reject) => {
+    const child = spawn(process.execPath, [MAIN, ...args], {
+      cwd: options.cwd ?? REPOSITORY,
+      env: options.env ?? process.env,
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    let pending = '';
+    child.stdout.setEncoding('utf8');
+    child.stderr.setEncoding('utf8');
+    child.stdout.on('data', (chunk: string) => {
+      stdout += chunk;
+      if (options.onLine === undefined) return;
+      pending += chunk;
+      let newline = pending.indexOf('\n');
+      while (newline !== -1) {
+        options.onLine(pending.slice(0, newline), child);
+        pending = pending.slice(newline + 1);
+        newline = pending.indexOf('\n');
+      }
+    });
+    child.stderr.on('data', (chunk: string) => (stderr += chunk));
+    child.on('error', reject);
+    child.on('close', (code, signal) => {
+      resolvePromise({ code, signal, stdout, stderr });
+    });
+    child.stdin.end(options.input ?? '');
+  });
+}
+
+/** The JSON lines of a stream-json stdout. */
+export function jsonLines(stdout: string): Record<string, unknown>[] {
+  return stdout
+    .split('\n')
+    .filter((line) => line.trim() !== '')
+    .map((line) => JSON.parse(line) as Record<string, unknown>);
+}
