@@ -252,6 +252,20 @@ export function describeCommandRunnerContract(
       expect(await runningMembersOf(groupId)).toEqual([]);
     });
 
+    it('finishes the kill sequence as soon as a group that obeys SIGTERM is gone, not after the whole grace', async () => {
+      const result = await runner.run({
+        ...base('sleep 30 & sleep 30; wait'),
+        timeoutMs: 100,
+        killGraceMs: 20_000,
+      });
+      expect(result.termination).toBe('timeout');
+      const started = performance.now();
+      // close() waits for every kill sequence: with a 20 s grace it would take 20 s if the runner
+      // waited out the grace for a group that SIGTERM already emptied.
+      await runner.close();
+      expect(performance.now() - started).toBeLessThan(10_000);
+    });
+
     it('cancels a run when its AbortSignal fires, and kills its group', async () => {
       const readyFile = join(directory, 'ready');
       const controller = new AbortController();

@@ -3,7 +3,10 @@ import { stat } from 'node:fs/promises';
 import { BoundedOutput } from './bounded-output.ts';
 import type { CommandTermination } from './command-runner.ts';
 import { DEFAULT_KILL_GRACE_MS, DEFAULT_MAX_OUTPUT_BYTES } from './command-runner.ts';
-import { isProcessGroupAlive, signalProcessGroup } from './process-group.ts';
+import { hasRunningMembers, isProcessGroupAlive, signalProcessGroup } from './process-group.ts';
+
+/** How often a group being killed is checked for running members (only during the grace). */
+const GROUP_POLL_MS = 25;
 
 /**
  * How long, after the shell exited by itself, we wait for stdout/stderr to reach end-of-file
@@ -123,11 +126,13 @@ export function superviseCommand(options: SupervisionOptions): Supervision {
   let killTimer: NodeJS.Timeout | undefined;
   let killing = false;
   let reapedDone = false;
+  let pollTimer: NodeJS.Timeout | undefined;
 
   const finishReaping = () => {
     if (reapedDone) return;
     reapedDone = true;
     if (killTimer !== undefined) clearTimeout(killTimer);
+    if (pollTimer !== undefined) clearInterval(pollTimer);
     resolveReaped();
   };
 
@@ -143,6 +148,12 @@ export function superviseCommand(options: SupervisionOptions): Supervision {
       signalProcessGroup(processId, 'SIGKILL');
       finishReaping();
     }, killGraceMs);
+    // A group that died on SIGTERM is done at once, not after the whole grace: its last members
+    // may be zombies a lazy init has not reaped yet, which only a look at their state reveals.
+    const groupId = processId;
+    pollTimer = setInterval(() => {
+      if (!hasRunningMembers(groupId)) finishReaping();
+    }, GROUP_POLL_MS);
   };
 
   // While the group is being killed, each sign of life ending is a chance to stop early.
