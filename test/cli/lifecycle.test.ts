@@ -3,7 +3,9 @@
  * every event append their payload to a log, and each scenario reads the order back from it. Every
  * scenario runs on the streaming and on the blocking surface (`--streaming on|off`).
  */
-import { watch } from 'node:fs';
+import { readFileSync, watch } from 'node:fs';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import { canonicalEventName } from '../../src/wire/index.ts';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -86,6 +88,23 @@ function runArgs(
   ];
 }
 
+const schemaValidator = new Ajv2020({ strict: false, allErrors: true });
+
+/** Every payload a hook received validates against the committed JSON Schema of its event. */
+function expectPayloadsMatchSchemas(entries: readonly Record<string, unknown>[]): void {
+  for (const entry of entries) {
+    const event = canonicalEventName(String(entry['hook_event_name']));
+    expect(event).toBeDefined();
+    const file = new URL(`../../schemas/hook-input.${String(event)}.schema.json`, import.meta.url);
+    const schema = JSON.parse(readFileSync(file, 'utf8')) as { $id?: string };
+    const validate =
+      schemaValidator.getSchema(file.href) ??
+      schemaValidator.compile({ ...schema, $id: file.href });
+    const valid = validate(entry);
+    expect(valid ? [] : validate.errors, `${String(event)} payload`).toEqual([]);
+  }
+}
+
 const names = (entries: readonly Record<string, unknown>[]): unknown[] =>
   entries.map((entry) => entry['hook_event_name']);
 
@@ -130,6 +149,7 @@ describe.each([
       modelCalls: 3,
     });
     const log = await readLog(context.log);
+    expectPayloadsMatchSchemas(log);
     const events = names(log);
     expect(events[0]).toBe('SessionStart');
     expect(events[1]).toBe('UserPromptSubmit');
@@ -177,7 +197,9 @@ describe.each([
 
     expect(outcome.code).toBe(1);
     expect(JSON.parse(outcome.stdout)).toMatchObject({ status: 'failed' });
-    const events = names(await readLog(context.log));
+    const log = await readLog(context.log);
+    expectPayloadsMatchSchemas(log);
+    const events = names(log);
     expect(events).toContain('StopFailure');
     expect(events).not.toContain('Stop');
     expect(events.at(-1)).toBe('SessionEnd');
