@@ -40,7 +40,9 @@ describe('npm run demo', () => {
     expect(MAIN.endsWith(main!)).toBe(true);
     expect(outcome.code).toBe(0);
     expect(outcome.stdout).toBe(`${finalAnswer}\n`);
-    expect(outcome.stderr).toContain('one-more-check: asked the agent to re-read todo.md');
+    expect(outcome.stderr).toContain(
+      'one-more-check (Stop): asked the agent to re-read todo.md before it finishes',
+    );
     // The guard denied rm -rf: the workspace is intact.
     expect((await readdir(workspace)).sort()).toEqual(['.hookwire', 'notes.txt', 'todo.md']);
     const audit = await readLog(join(workspace, '.hookwire', 'audit.jsonl'));

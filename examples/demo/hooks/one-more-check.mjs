@@ -10,6 +10,6 @@ process.stdout.write(
   JSON.stringify({
     decision: 'block',
     reason: 'Before you finish: read todo.md once more and confirm nothing in it is left undone.',
-    systemMessage: 'one-more-check: asked the agent to re-read todo.md',
+    systemMessage: 'asked the agent to re-read todo.md before it finishes',
   }),
 );

@@ -117,7 +117,12 @@ export function commandHookForGroup(
   options: CommandHookOptions,
 ): AgentHook {
   const kind = EVENT_KIND[group.event];
-  const name = `${group.registeredAs}[${group.matcherSource === '' ? '*' : group.matcherSource}] ${group.hooks.map((hook) => hook.name).join(', ')}`;
+  // Reads as "guard-shell (PreToolUse shell)" in messages and warnings.
+  const where =
+    group.matcherSource === '' || group.matcherSource === '*'
+      ? group.registeredAs
+      : `${group.registeredAs} ${group.matcherSource}`;
+  const name = `${group.hooks.map((hook) => hook.name).join(', ')} (${where})`;
 
   async function fire<E extends HookEventName>(
     context: HookContext,
