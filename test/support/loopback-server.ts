@@ -2,6 +2,7 @@
  * A scripted HTTP server on 127.0.0.1 for provider adapter tests and benchmarks: it records every
  * request (method, path, headers, parsed JSON body) and answers each with the next scripted reply
  * — a JSON body with any status and headers, or a server-sent-event stream written from events.
+ * (`recording-server.ts` beside it answers from a handler function instead of a queue.)
  */
 import { createServer } from 'node:http';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
@@ -60,13 +61,19 @@ export class LoopbackServer {
   #closedConnections = 0;
   /** Every request received, in arrival order. */
   readonly requests: RecordedRequest[] = [];
-  /** `http://127.0.0.1:<port>/v1`, the base URL to give an SDK. */
+  /** `http://127.0.0.1:<port>/v1`, the base URL to give an OpenAI SDK. */
   readonly baseURL: string;
+  /**
+   * `http://127.0.0.1:<port>`, the API root to give SDKs that append their own version path
+   * (Anthropic's `/v1/messages`, Gemini's `/v1beta/models/…`).
+   */
+  readonly origin: string;
 
   constructor(server: Server) {
     this.#server = server;
     const { port } = server.address() as AddressInfo;
-    this.baseURL = `http://127.0.0.1:${port}/v1`;
+    this.origin = `http://127.0.0.1:${port}`;
+    this.baseURL = `${this.origin}/v1`;
     server.on('request', (request: IncomingMessage, response: ServerResponse) => {
       void this.#handle(request, response);
     });

@@ -3,7 +3,7 @@ import { HookwireError, type ModelRequest } from '../../content/index.ts';
 import {
   startRecordingServer,
   type RecordingServer,
-} from '../../../test/fixtures/anthropic/recording-server.ts';
+} from '../../../test/support/recording-server.ts';
 import { createModelFromSpec, MODEL_PROVIDERS, ModelSpecError } from './registry.ts';
 
 function specError(run: () => unknown): ModelSpecError {

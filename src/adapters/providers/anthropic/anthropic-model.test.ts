@@ -7,7 +7,7 @@ import {
   startRecordingServer,
   type RecordingServer,
   type Reply,
-} from '../../../../test/fixtures/anthropic/recording-server.ts';
+} from '../../../../test/support/recording-server.ts';
 import { ANTHROPIC_FINISH_REASONS, createAnthropicModel } from './index.ts';
 
 const fixture = (name: string): string =>

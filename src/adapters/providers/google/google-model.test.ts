@@ -9,7 +9,7 @@ import {
   type RecordedRequest,
   type RecordingServer,
   type Reply,
-} from '../../../../test/fixtures/anthropic/recording-server.ts';
+} from '../../../../test/support/recording-server.ts';
 import { createGoogleModel, GEMINI_FINISH_REASONS } from './index.ts';
 
 const fixture = (name: string): string =>
