@@ -1,28 +1,8 @@
 import { APIConnectionError, APIError, APIUserAbortError } from '@anthropic-ai/sdk';
 import { ModelError, type ModelErrorKind } from '../../../content/index.ts';
+import { retryAfterMilliseconds } from '../shared/model-error-mapping.ts';
 
 const PROVIDER = 'anthropic';
-
-/**
- * Milliseconds to wait according to a `retry-after-ms` or `retry-after` header (delta seconds or
- * an HTTP date). `undefined` when neither header is present or parseable.
- */
-export function parseRetryAfterMs(
-  header: (name: string) => string | null | undefined,
-  now: number = Date.now(),
-): number | undefined {
-  const milliseconds = header('retry-after-ms');
-  if (milliseconds !== null && milliseconds !== undefined) {
-    const value = Number(milliseconds);
-    if (Number.isFinite(value) && value >= 0) return value;
-  }
-  const retryAfter = header('retry-after');
-  if (retryAfter === null || retryAfter === undefined || retryAfter.trim() === '') return undefined;
-  const seconds = Number(retryAfter);
-  if (Number.isFinite(seconds) && seconds >= 0) return Math.round(seconds * 1000);
-  const date = Date.parse(retryAfter);
-  return Number.isNaN(date) ? undefined : Math.max(0, date - now);
-}
 
 // The message Anthropic returns for a prompt over the context window (400 invalid_request_error).
 const contextLengthPattern = /prompt is too long|context window|too many (input )?tokens/i;
@@ -82,9 +62,7 @@ export function toAnthropicModelError(error: unknown, signal?: AbortSignal): Mod
     }
     const headers = error.headers as Headers | undefined;
     const retryAfterMs =
-      kind === 'rate_limit' && headers !== undefined
-        ? parseRetryAfterMs((name) => headers.get(name))
-        : undefined;
+      kind === 'rate_limit' && headers !== undefined ? retryAfterMilliseconds(headers) : undefined;
     return new ModelError({
       kind,
       provider: PROVIDER,

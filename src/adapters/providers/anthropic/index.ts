@@ -9,4 +9,4 @@ export {
 } from './to-anthropic-request.ts';
 export { fromAnthropicMessage, fromAnthropicUsage } from './from-anthropic-response.ts';
 export { AnthropicStreamAssembler } from './anthropic-stream-assembler.ts';
-export { toAnthropicModelError, parseRetryAfterMs } from './anthropic-error.ts';
+export { toAnthropicModelError } from './anthropic-error.ts';

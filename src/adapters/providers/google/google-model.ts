@@ -6,7 +6,7 @@ import type {
   ModelResponse,
   ModelStreamPart,
 } from '../../../content/index.ts';
-import { parseRetryAfterMs } from '../anthropic/anthropic-error.ts';
+import { retryAfterMilliseconds } from '../shared/model-error-mapping.ts';
 import { toGeminiModelError } from './gemini-error.ts';
 import { fromGeminiResponse, GeminiResponseAssembler } from './gemini-response-assembler.ts';
 import { toGeminiRequest } from './to-gemini-request.ts';
@@ -69,7 +69,7 @@ export function createGoogleModel(options: GoogleModelOptions): LanguageModel {
       fetch: async (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
         const response = await fetch(input, init);
         if (!response.ok) {
-          const retryAfterMs = parseRetryAfterMs((name) => response.headers.get(name));
+          const retryAfterMs = retryAfterMilliseconds(response.headers);
           if (retryAfterMs !== undefined) seen.retryAfterMs = retryAfterMs;
         }
         return response;
