@@ -1,8 +1,10 @@
 import { defineConfig } from 'vitest/config';
+import { SummaryReporter } from './test/support/summary-reporter.ts';
 
 export default defineConfig({
   test: {
     include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
+    reporters: ['default', new SummaryReporter()],
     testTimeout: 30_000,
     hookTimeout: 30_000,
     // Process-heavy suites (real hook processes, loopback servers) share two cores.
