@@ -53,6 +53,15 @@ export class TranscriptWriter {
   readonly path: string;
   readonly #stream: WriteStream;
   #failure: Error | undefined;
+  #corked = false;
+  // Records appended within one turn of the event loop leave in one write (one syscall, one
+  // thread-pool round trip) instead of one each: a step appends several, and a round trip per
+  // record was most of the loop's cost per step. A crash loses at most that turn's records,
+  // which were in flight anyway.
+  readonly #uncork = () => {
+    this.#corked = false;
+    this.#stream.uncork();
+  };
 
   private constructor(path: string, stream: WriteStream) {
     this.path = path;
@@ -80,6 +89,11 @@ export class TranscriptWriter {
   /** Appends one record (one line). Does not wait: see `flush`. */
   append(record: TranscriptRecord): void {
     if (this.#failure !== undefined) return;
+    if (!this.#corked) {
+      this.#corked = true;
+      this.#stream.cork();
+      setImmediate(this.#uncork);
+    }
     this.#stream.write(`${JSON.stringify(record)}\n`);
   }
 
