@@ -142,7 +142,17 @@ export async function fireCommandHooks(
     additionalContext: joined(outcomes.flatMap((outcome) => outcome.additionalContexts)),
     suppressOutput: outcomes.some((outcome) => outcome.suppressOutput),
     hookSpecificOutput: specific,
-    hooks: records.map(({ event: _event, detail: _detail, ...record }) => record),
+    // The fields in the order the issue lists them.
+    hooks: records.map((record) => ({
+      name: record.name,
+      command: record.command,
+      exitCode: record.exitCode,
+      signal: record.signal,
+      durationMs: record.durationMs,
+      status: record.status,
+      stdoutTruncated: record.stdoutTruncated,
+      stderrTruncated: record.stderrTruncated,
+    })),
     warnings: outcomes.flatMap((outcome) => outcome.warnings),
   };
 }
