@@ -20,6 +20,9 @@ import type { HookRunRecord } from './hook-run.ts';
 import type { CommandRunner } from './runner/index.ts';
 import { hookGroupsFor, type EffectiveSettings } from './settings/index.ts';
 
+/** One hook run in the output of `hookwire hooks fire`. */
+export type FireHookEntry = Omit<HookRunRecord, 'event' | 'detail'>;
+
 /** What `hookwire hooks fire` prints. */
 export interface FireResult {
   /** The event as given (canonical name or alias). */
@@ -34,7 +37,7 @@ export interface FireResult {
   /** What the combined outcome changes, in the event's own output fields. */
   readonly hookSpecificOutput: Readonly<Record<string, unknown>>;
   /** One entry per hook run, in configuration order. */
-  readonly hooks: readonly Omit<HookRunRecord, 'event' | 'detail'>[] & readonly object[];
+  readonly hooks: readonly FireHookEntry[];
   /** Warnings (non-blocking failures, ignored flow control), in configuration order. */
   readonly warnings: readonly string[];
 }

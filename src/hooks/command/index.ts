@@ -18,6 +18,7 @@ export { createCommandHooks } from './create-command-hooks.ts';
 export {
   fireCommandHooks,
   type FireCommandHooksOptions,
+  type FireHookEntry,
   type FireResult,
 } from './fire-command-hooks.ts';
 export {
