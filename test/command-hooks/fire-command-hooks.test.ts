@@ -415,3 +415,62 @@ describe('failClosed where the event has no denial', () => {
     ).rejects.toThrow(/hooks\.SessionEnd\[0\]\.hooks\[0\]\.failClosed/);
   });
 });
+
+describe('BeforeModel through hooks fire', () => {
+  const request = {
+    version: 2,
+    model: 'm',
+    contents: [{ speaker: 'human', blocks: [{ type: 'text', text: 'hi' }] }],
+    settings: { temperature: 1 },
+  };
+
+  it('reports the combined llm_request override in wire terms, later hooks winning per field', async () => {
+    const first = await project.script(
+      'first.sh',
+      `cat >/dev/null; echo '{"hookSpecificOutput":{"llm_request":{"model":"small","settings":{"temperature":0.2,"topP":0.9}}}}'`,
+    );
+    const second = await project.script(
+      'second.sh',
+      `cat >/dev/null; echo '{"hookSpecificOutput":{"llm_request":{"settings":{"temperature":0}}}}'`,
+    );
+    const settings = await project.settings({
+      BeforeModel: [group([{ command: first }, { command: second }])],
+    });
+    const result = await fireCommandHooks(
+      settings,
+      'BeforeModel',
+      { llm_request: request },
+      {
+        runner: project.runner,
+        projectDir: project.dir,
+      },
+    );
+    expect(result.hookSpecificOutput).toEqual({
+      llm_request: { model: 'small', settings: { temperature: 0, topP: 0.9 } },
+    });
+  });
+
+  it('reports a synthetic llm_response, which means the model is not called', async () => {
+    const answer = await project.script(
+      'answer.sh',
+      `cat >/dev/null; echo '{"hookSpecificOutput":{"llm_response":{"content":{"speaker":"ai","blocks":[{"type":"text","text":"cached"}]},"finishReason":"stop"}}}'`,
+    );
+    const settings = await project.settings({ BeforeModel: [group([{ command: answer }])] });
+    const result = await fireCommandHooks(
+      settings,
+      'BeforeModel',
+      { llm_request: request },
+      {
+        runner: project.runner,
+        projectDir: project.dir,
+      },
+    );
+    expect(result.hookSpecificOutput).toEqual({
+      llm_response: {
+        version: 2,
+        content: { speaker: 'ai', blocks: [{ type: 'text', text: 'cached' }] },
+        finishReason: 'stop',
+      },
+    });
+  });
+});

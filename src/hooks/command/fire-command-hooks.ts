@@ -10,6 +10,7 @@ import {
   HOOK_EVENT_NAMES,
   canonicalEventName,
   hookInputSchemas,
+  mergeLLMRequestOverrides,
   type HookEventName,
 } from '../../wire/index.ts';
 import { createHookContext } from '../hook-context.ts';
@@ -133,6 +134,10 @@ export async function fireCommandHooks(
 
   ran.sort((left, right) => left.order - right.order);
   const outcomes = ran.map((entry) => entry.combined);
+  if (event === 'BeforeModel' && !('llm_response' in specific)) {
+    const override = mergeLLMRequestOverrides(outcomes.map((outcome) => outcome.llmRequest));
+    if (override !== undefined) specific['llm_request'] = override;
+  }
   const denyReasons = outcomes.flatMap((outcome) => outcome.denyReasons);
   const stopReasons = outcomes.flatMap((outcome) => outcome.stopReasons);
   return {
@@ -208,7 +213,7 @@ async function dispatch(
         request,
       });
       if (action.kind === 'respond') return { llm_response: { version: 2, ...action.response } };
-      if (action.kind === 'patch') return { llm_request_patch: action.patch };
+      // A patch is reported in the wire's own terms below, from the hooks' llm_request outputs.
       return {};
     }
     case 'BeforeToolSelection': {
