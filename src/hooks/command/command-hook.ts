@@ -76,16 +76,10 @@ function asArguments(value: unknown): Readonly<Record<string, unknown>> {
 
 /** A `BeforeModel` hook's `llm_request` override as a `RequestPatch` for the stack to merge. */
 export function requestPatchFromOverride(override: HookLLMRequestOverride): RequestPatch {
-  const {
-    systemInstruction,
-    temperature,
-    maxOutputTokens,
-    topP,
-    toolChoice,
-    reasoning,
-    additionalParams,
-    ...rest
-  } = override.settings ?? {};
+  // The wire's rule: settings shallow-merge, so a provider-fields object replaces the request's
+  // (only in-process patches deep-merge additionalParams).
+  const { systemInstruction, temperature, maxOutputTokens, topP, toolChoice, reasoning, ...rest } =
+    override.settings ?? {};
   const settings = Object.keys(rest).length > 0 ? rest : undefined;
   return {
     ...(override.model === undefined ? {} : { model: override.model }),
@@ -97,7 +91,6 @@ export function requestPatchFromOverride(override: HookLLMRequestOverride): Requ
     ...(topP === undefined ? {} : { topP }),
     ...(toolChoice === undefined ? {} : { toolChoice }),
     ...(reasoning === undefined ? {} : { reasoning }),
-    ...(additionalParams === undefined ? {} : { additionalParams }),
     ...(settings === undefined ? {} : { settings }),
   };
 }
