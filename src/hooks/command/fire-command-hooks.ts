@@ -20,6 +20,7 @@ import { commandHookForGroup } from './command-hook.ts';
 import type { HookRunRecord } from './hook-run.ts';
 import type { CommandRunner } from './runner/index.ts';
 import { hookGroupsFor, type EffectiveSettings } from './settings/index.ts';
+import { isJsonObject } from '../../wire/json-object.ts';
 
 /** One hook run in the output of `hookwire hooks fire`. */
 export type FireHookEntry = Omit<HookRunRecord, 'event' | 'detail'>;
@@ -52,10 +53,6 @@ export interface FireCommandHooksOptions {
 
 function inputError(message: string): HookwireError {
   return new HookwireError('hook_input_invalid', message);
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 function lastHumanPrompt(contents: readonly Message[]): Message {
@@ -107,16 +104,15 @@ export async function fireCommandHooks(
   }
 
   const records: HookRunRecord[] = [];
-  const ran: { order: number; combined: CombinedOutcome }[] = [];
-  const groups = hookGroupsFor(settings, event);
-  const order = new Map(groups.map((group, index) => [group, index]));
-  const hooks = groups.map((group) =>
+  // The stack runs the groups one after another in configuration order (stopping at the first
+  // deny or stop), so what the callbacks collect is already in configuration order.
+  const outcomes: CombinedOutcome[] = [];
+  const hooks = hookGroupsFor(settings, event).map((group) =>
     commandHookForGroup(group, {
       runner: options.runner,
       projectDir: options.projectDir,
-      onGroupRun: (ranGroup, run) => {
-        ran.push({ order: order.get(ranGroup) ?? 0, combined: run.combined });
-        // Records in configuration order within the group, groups in the order they ran.
+      onGroupRun: (_group, run) => {
+        outcomes.push(run.combined);
         records.push(...run.outcomes.map((outcome) => outcome.record));
       },
     }),
@@ -132,8 +128,6 @@ export async function fireCommandHooks(
   });
   const specific = await dispatch(stack, context, event, complete);
 
-  ran.sort((left, right) => left.order - right.order);
-  const outcomes = ran.map((entry) => entry.combined);
   if (event === 'BeforeModel' && !('llm_response' in specific)) {
     const override = mergeLLMRequestOverrides(outcomes.map((outcome) => outcome.llmRequest));
     if (override !== undefined) specific['llm_request'] = override;
@@ -272,7 +266,7 @@ async function dispatch(
       await stack.onNotification(context, {
         notificationType: field('notification_type') as string,
         message: field('message') as string,
-        details: isRecord(payload['details']) ? payload['details'] : undefined,
+        details: isJsonObject(payload['details']) ? payload['details'] : undefined,
       });
       return {};
     case 'SessionEnd':
