@@ -24,6 +24,7 @@ import {
   type WireDecodeResult,
   type WireIssue,
 } from './wire-decode-error.ts';
+import { isJsonObject } from './json-object.ts';
 
 /** The `decision` values hooks print: Gemini `allow`/`deny`, Claude Code `approve`/`block`. */
 export const RAW_HOOK_DECISIONS = ['allow', 'deny', 'block', 'approve'] as const;
@@ -217,10 +218,6 @@ export type CanonicalEventOf<N extends RegisteredEventName> = N extends HookEven
   ? (typeof HOOK_EVENT_ALIASES)[N]
   : N;
 
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 /**
  * Decodes what a hook printed for `event` (canonical name or alias). Unknown fields, fields of
  * another event and wrongly typed values are errors with their JSON path. The decoded form
@@ -235,7 +232,7 @@ export function decodeHookOutput<N extends RegisteredEventName>(
   const subject = `${event} hook output`;
   if (canonical === undefined)
     return failure(subject, [{ path: '$', message: `unknown event ${JSON.stringify(event)}` }]);
-  if (!isRecord(value)) {
+  if (!isJsonObject(value)) {
     const got = Array.isArray(value) ? 'an array' : value === null ? 'null' : typeof value;
     return failure(subject, [{ path: '$', message: `expected a JSON object, got ${got}` }]);
   }

@@ -1,9 +1,6 @@
 import type { GenerationSettings, ModelRequest } from '../content/model.ts';
 import type { HookLLMRequestOverride } from './llm-request.ts';
-
-function isRecord(value: unknown): value is Readonly<Record<string, unknown>> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
+import { isJsonObject } from './json-object.ts';
 
 /**
  * Applies one hook's `llm_request` override to a request:
@@ -15,7 +12,7 @@ function isRecord(value: unknown): value is Readonly<Record<string, unknown>> {
  * Values are taken by reference; the base is returned as is when nothing applies.
  */
 export function mergeHookLLMRequest<T extends ModelRequest>(base: T, override: unknown): T {
-  if (!isRecord(override)) return base;
+  if (!isJsonObject(override)) return base;
   const { model, contents, tools, settings } = override;
   const changes: Record<string, unknown> = {};
   let changed = false;
@@ -31,7 +28,7 @@ export function mergeHookLLMRequest<T extends ModelRequest>(base: T, override: u
     changes['tools'] = tools;
     changed = true;
   }
-  if (isRecord(settings)) {
+  if (isJsonObject(settings)) {
     changes['settings'] = { ...base.settings, ...settings };
     changed = true;
   }
@@ -52,14 +49,14 @@ export function mergeLLMRequestOverrides(
   let tools: HookLLMRequestOverride['tools'];
   let settings: GenerationSettings | undefined;
   for (const override of overrides) {
-    if (!isRecord(override)) continue;
+    if (!isJsonObject(override)) continue;
     if (typeof override['model'] === 'string') model = override['model'];
     if (Array.isArray(override['contents']))
       contents = override['contents'] as HookLLMRequestOverride['contents'];
     if (Array.isArray(override['tools']))
       tools = override['tools'] as HookLLMRequestOverride['tools'];
     const overrideSettings = override['settings'];
-    if (isRecord(overrideSettings))
+    if (isJsonObject(overrideSettings))
       settings = settings === undefined ? overrideSettings : { ...settings, ...overrideSettings };
   }
   if (

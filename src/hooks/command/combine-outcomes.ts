@@ -10,6 +10,7 @@ import type {
 } from '../../wire/index.ts';
 import { aggregateToolChoice, mergeLLMRequestOverrides } from '../../wire/index.ts';
 import { DENY_EVENTS, STOP_EVENTS, TEXT_IS_CONTEXT, type HookRunOutcome } from './hook-run.ts';
+import { isJsonObject } from '../../wire/json-object.ts';
 
 /** The combined outcome of a group (or of several groups) for one event. */
 export interface CombinedOutcome {
@@ -38,10 +39,6 @@ export interface CombinedOutcome {
   readonly warnings: readonly string[];
 }
 
-function isRecord(value: unknown): value is Readonly<Record<string, unknown>> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 interface Specific {
   readonly additionalContext?: string;
   readonly tool_input?: Readonly<Record<string, unknown>>;
@@ -61,7 +58,7 @@ export function applyToolInputRewrite(args: unknown, specific: Specific | undefi
   if (specific === undefined) return args;
   if (specific.updatedInput !== undefined) return specific.updatedInput;
   if (specific.tool_input !== undefined)
-    return { ...(isRecord(args) ? args : {}), ...specific.tool_input };
+    return { ...(isJsonObject(args) ? args : {}), ...specific.tool_input };
   return args;
 }
 

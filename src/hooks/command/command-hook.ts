@@ -13,6 +13,7 @@ import type {
   HookLLMResponseOverride,
 } from '../../wire/index.ts';
 import { buildHookInput, toHookLLMRequest, toHookLLMResponse } from '../../wire/index.ts';
+import { isJsonObject } from '../../wire/json-object.ts';
 import {
   CompletionCallAction,
   ContextAction,
@@ -69,9 +70,7 @@ function joined(parts: readonly string[]): string | undefined {
 }
 
 function asArguments(value: unknown): Readonly<Record<string, unknown>> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value)
-    ? (value as Readonly<Record<string, unknown>>)
-    : { value };
+  return isJsonObject(value) ? value : { value };
 }
 
 /** A `BeforeModel` hook's `llm_request` override as a `RequestPatch` for the stack to merge. */
@@ -322,9 +321,7 @@ export function commandHookForGroup(
         await fire(context, 'Notification', {
           notification_type: event.notificationType,
           message: event.message,
-          ...(typeof details === 'object' && details !== null && !Array.isArray(details)
-            ? { details: details as Readonly<Record<string, unknown>> }
-            : {}),
+          ...(isJsonObject(details) ? { details } : {}),
         });
         return ObservationAction.continue();
       };

@@ -13,6 +13,7 @@ import { SettingsError } from './settings-error.ts';
 import { formatJsonPath, type SettingsIssue } from './settings-issue.ts';
 import type { SettingsLayer } from './settings-layer.ts';
 import { settingsFileSchema } from './settings-schema.ts';
+import { isJsonObject } from '../../../wire/json-object.ts';
 
 /** One settings file, validated: its groups in document order. */
 export interface ParsedSettingsFile {
@@ -41,10 +42,6 @@ const NAME_LENGTH = 40;
 export function defaultHookName(command: string): string {
   const collapsed = command.trim().replace(/\s+/g, ' ');
   return collapsed.length <= NAME_LENGTH ? collapsed : `${collapsed.slice(0, NAME_LENGTH - 1)}…`;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /**
@@ -100,7 +97,7 @@ export function readSettingsText(text: string, origin: SettingsTextOrigin): Sett
     }
   }
   const groups = checkSemantics(raw, origin, issues);
-  if (isRecord(raw) && raw.allowManagedHooksOnly !== undefined && layer !== 'managed') {
+  if (isJsonObject(raw) && raw.allowManagedHooksOnly !== undefined && layer !== 'managed') {
     issues.push({
       file,
       path: 'allowManagedHooksOnly',
@@ -109,7 +106,7 @@ export function readSettingsText(text: string, origin: SettingsTextOrigin): Sett
     });
   }
   if (issues.length > 0) return { issues: sortByDocumentOrder(issues, raw) };
-  const allowManagedHooksOnly = isRecord(raw) && raw.allowManagedHooksOnly === true;
+  const allowManagedHooksOnly = isJsonObject(raw) && raw.allowManagedHooksOnly === true;
   return { parsed: { file, layer, allowManagedHooksOnly, groups }, issues };
 }
 
@@ -133,12 +130,12 @@ function checkSemantics(
 ): HookGroupConfig[] {
   const { file, layer } = origin;
   const groups: HookGroupConfig[] = [];
-  if (!isRecord(raw) || !isRecord(raw.hooks)) return groups;
+  if (!isJsonObject(raw) || !isJsonObject(raw.hooks)) return groups;
   for (const [registeredAs, entries] of Object.entries(raw.hooks)) {
     const event = canonicalEventName(registeredAs);
     if (event === undefined || !Array.isArray(entries)) continue;
     entries.forEach((entry: unknown, groupIndex) => {
-      if (!isRecord(entry)) return;
+      if (!isJsonObject(entry)) return;
       const groupPath = formatJsonPath(['hooks', registeredAs, groupIndex]);
       const matcherSource = typeof entry.matcher === 'string' ? entry.matcher : '';
       const matcherPath = `${groupPath}.matcher`;
@@ -157,7 +154,7 @@ function checkSemantics(
       const hooks: CommandHookConfig[] = [];
       const hookEntries: unknown[] = Array.isArray(entry.hooks) ? entry.hooks : [];
       hookEntries.forEach((hook: unknown, hookIndex) => {
-        if (!isRecord(hook)) return;
+        if (!isJsonObject(hook)) return;
         const hookPath = `${groupPath}.hooks[${hookIndex}]`;
         let timeoutMs = DEFAULT_TIMEOUT_MS;
         if ('timeout' in hook) {
@@ -232,7 +229,7 @@ function sortByDocumentOrder(issues: readonly SettingsIssue[], raw: unknown): Se
     segments.forEach((segment, index) => {
       const parent = valueAt(raw, segments.slice(0, index));
       if (typeof segment === 'number') positions.push(segment);
-      else if (isRecord(parent)) {
+      else if (isJsonObject(parent)) {
         const position = Object.keys(parent).indexOf(segment);
         positions.push(position === -1 ? Number.MAX_SAFE_INTEGER : position);
       } else positions.push(Number.MAX_SAFE_INTEGER);
