@@ -36,7 +36,7 @@ function layerRule(layer, below) {
                   },
                 ]
               : []),
-            ...(['content', 'wire', 'hooks', 'loop'].includes(layer)
+            ...(['content', 'wire', 'events', 'hooks', 'hook-kinds', 'loop'].includes(layer)
               ? [
                   {
                     group: sdkPackages,
@@ -49,6 +49,15 @@ function layerRule(layer, below) {
       ],
     },
   };
+}
+
+/**
+ * One rule per layer, from the ordered list of layers (top first): each may import only the
+ * layers before it.
+ * @param {string[]} layers
+ */
+function layerRules(layers) {
+  return layers.slice(0, -1).map((layer, index) => layerRule(layer, layers.slice(index + 1)));
 }
 
 export default defineConfig(
@@ -95,9 +104,5 @@ export default defineConfig(
       '@typescript-eslint/require-await': 'off',
     },
   },
-  layerRule('content', ['wire', 'hooks', 'loop', 'adapters', 'cli']),
-  layerRule('wire', ['hooks', 'loop', 'adapters', 'cli']),
-  layerRule('hooks', ['loop', 'adapters', 'cli']),
-  layerRule('loop', ['adapters', 'cli']),
-  layerRule('adapters', ['cli']),
+  ...layerRules(['content', 'wire', 'events', 'hooks', 'hook-kinds', 'loop', 'adapters', 'cli']),
 );

@@ -14,7 +14,7 @@ import {
   createDirectRunner,
   type CommandRunner,
   type RunCommandOptions,
-} from '../src/hooks/command/runner/index.ts';
+} from '../src/hook-kinds/command/runner/index.ts';
 
 const payload = JSON.stringify({
   session_id: 'bench',

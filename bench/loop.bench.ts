@@ -25,7 +25,7 @@ import {
   createCommandRunner,
   mergeSettingsFiles,
   parseSettingsText,
-} from '../src/hooks/command/index.ts';
+} from '../src/hook-kinds/command/index.ts';
 import type { ModelRequest } from '../src/content/index.ts';
 
 const STEPS = 20;

@@ -5,7 +5,7 @@
  * `RegExp.test`, to show the wrapper adds nothing measurable. Also: loading a realistic settings
  * text against `JSON.parse` of the same text (the price of validation).
  */
-import { compileMatcher, parseSettingsText } from '../src/hooks/command/settings/index.ts';
+import { compileMatcher, parseSettingsText } from '../src/hook-kinds/settings/index.ts';
 import { compare } from './harness.ts';
 
 const at = { file: 'bench.json', path: 'hooks.PreToolUse[0].matcher' };

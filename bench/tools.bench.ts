@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { compare } from './harness.ts';
 import { builtinTools, shellTool } from '../src/adapters/tools/index.ts';
-import { createDirectRunner } from '../src/hooks/command/runner/index.ts';
+import { createDirectRunner } from '../src/hook-kinds/command/runner/index.ts';
 import { ToolRegistry } from '../src/loop/tool-registry.ts';
 
 export default async function toolsBenchmark(): Promise<void> {

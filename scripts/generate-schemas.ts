@@ -1,14 +1,14 @@
 /**
  * `npm run schemas`: writes the committed JSON Schemas to `schemas/` from the zod schemas they
  * describe: the hook wire (`src/wire`, see `generateJsonSchemas`) and the settings file
- * (`src/hooks/command/settings`). `npm run schemas -- --check` writes nothing and exits 1 naming
+ * (`src/hook-kinds/settings`). `npm run schemas -- --check` writes nothing and exits 1 naming
  * every file that differs from the generator, is missing, or is a stale `*.schema.json` the
  * generator no longer makes (CI runs it).
  */
 import { mkdir, readFile, readdir, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { settingsJsonSchema } from '../src/hooks/command/settings/settings-schema.ts';
+import { settingsJsonSchema } from '../src/hook-kinds/settings/settings-schema.ts';
 import { generateJsonSchemas } from '../src/wire/json-schemas.ts';
 
 /** The directory the schemas are committed in. */

@@ -150,7 +150,7 @@ export {
   type HookRunStatus,
   type RunCommandOptions,
   type SettingsIssue,
-} from './hooks/command/index.ts';
+} from './hook-kinds/command/index.ts';
 
 // loop: agents, sessions, runs, tools, transcripts
 export {

@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import { loadSettings, type EffectiveSettings } from '../hooks/command/settings/index.ts';
+import { loadSettings, type EffectiveSettings } from '../hook-kinds/settings/index.ts';
 
 /** The options every settings-reading command shares. */
 export interface SettingsCommandOptions {

@@ -13,7 +13,7 @@ import {
   createCommandRunner,
   mergeSettingsFiles,
   parseSettingsText,
-} from '../../src/hooks/command/index.ts';
+} from '../../src/hook-kinds/command/index.ts';
 import { describeAgentHookContract } from '../../src/hooks/testing/index.ts';
 import type { ScriptedHookSpec } from '../../src/hooks/testing/index.ts';
 

@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import type { ModelRequest } from '../../src/content/index.ts';
-import { requestPatchFromOverride, responseFromOverride } from '../../src/hooks/command/index.ts';
+import {
+  requestPatchFromOverride,
+  responseFromOverride,
+} from '../../src/hook-kinds/command/index.ts';
 import { applyRequestPatch, mergeRequestPatches } from '../../src/hooks/index.ts';
 import { mergeHookLLMRequest } from '../../src/wire/index.ts';
 

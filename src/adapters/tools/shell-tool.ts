@@ -4,7 +4,7 @@ import {
   DEFAULT_MAX_OUTPUT_BYTES,
   type CommandResult,
   type CommandRunner,
-} from '../../hooks/command/runner/index.ts';
+} from '../../hook-kinds/command/runner/index.ts';
 import type { Tool, ToolExecutionContext } from '../../loop/tool.ts';
 import { ToolError } from './tool-error.ts';
 

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { fireCommandHooks } from '../../hooks/command/index.ts';
-import { createCommandRunner } from '../../hooks/command/runner/index.ts';
+import { fireCommandHooks } from '../../hook-kinds/command/index.ts';
+import { createCommandRunner } from '../../hook-kinds/command/runner/index.ts';
 import {
   HOOK_EVENT_ALIASES,
   HOOK_EVENT_NAMES,

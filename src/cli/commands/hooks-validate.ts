@@ -1,4 +1,4 @@
-import { listEffectiveHooks } from '../../hooks/command/settings/index.ts';
+import { listEffectiveHooks } from '../../hook-kinds/settings/index.ts';
 import { loadCommandSettings, type SettingsCommandOptions } from '../settings-options.ts';
 
 function plural(count: number, noun: string): string {

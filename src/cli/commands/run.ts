@@ -1,6 +1,6 @@
 import { builtinTools } from '../../adapters/tools/index.ts';
-import { createCommandHooks } from '../../hooks/command/index.ts';
-import { createCommandRunner, type CommandRunner } from '../../hooks/command/runner/index.ts';
+import { createCommandHooks } from '../../hook-kinds/command/index.ts';
+import { createCommandRunner, type CommandRunner } from '../../hook-kinds/command/runner/index.ts';
 import { HookStack } from '../../hooks/index.ts';
 import { createAgent, ToolRegistry, type RunResult, type Session } from '../../loop/index.ts';
 import { CliError } from '../cli-error.ts';

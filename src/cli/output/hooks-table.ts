@@ -1,4 +1,4 @@
-import type { EffectiveHookRow, SettingsFileStatus } from '../../hooks/command/settings/index.ts';
+import type { EffectiveHookRow, SettingsFileStatus } from '../../hook-kinds/settings/index.ts';
 
 const HEADINGS = ['EVENT', 'MATCHER', 'NAME', 'LAYER', 'TIMEOUT', 'OPTIONS', 'STATUS', 'COMMAND'];
 

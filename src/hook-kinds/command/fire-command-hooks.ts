@@ -13,13 +13,13 @@ import {
   mergeLLMRequestOverrides,
   type HookEventName,
 } from '../../wire/index.ts';
-import { createHookContext } from '../hook-context.ts';
-import { HookStack } from '../hook-stack.ts';
+import { createHookContext } from '../../hooks/hook-context.ts';
+import { HookStack } from '../../hooks/hook-stack.ts';
 import type { CombinedOutcome } from './combine-outcomes.ts';
 import { commandHookForGroup } from './command-hook.ts';
 import type { HookRunRecord } from './hook-run.ts';
 import type { CommandRunner } from './runner/index.ts';
-import { hookGroupsFor, type EffectiveSettings } from './settings/index.ts';
+import { hookGroupsFor, type EffectiveSettings } from '../settings/index.ts';
 import { isJsonObject } from '../../wire/json-object.ts';
 
 /** One hook run in the output of `hookwire hooks fire`. */

@@ -1,4 +1,4 @@
-import { HookwireError } from '../../../content/index.ts';
+import { HookwireError } from '../../content/index.ts';
 import { formatIssueLocation, type SettingsIssue } from './settings-issue.ts';
 
 /**

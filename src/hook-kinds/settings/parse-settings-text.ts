@@ -3,7 +3,7 @@ import {
   MATCHER_TARGET,
   canonicalEventName,
   type RegisteredEventName,
-} from '../../../wire/event-names.ts';
+} from '../../wire/event-names.ts';
 import { DEFAULT_TIMEOUT_MS, parseTimeout } from './duration.ts';
 import type { CommandHookConfig, HookGroupConfig } from './hook-config.ts';
 import { findJsonSyntaxError } from './json-syntax-error.ts';
@@ -13,7 +13,7 @@ import { SettingsError } from './settings-error.ts';
 import { formatJsonPath, type SettingsIssue } from './settings-issue.ts';
 import type { SettingsLayer } from './settings-layer.ts';
 import { settingsFileSchema } from './settings-schema.ts';
-import { isJsonObject } from '../../../wire/json-object.ts';
+import { isJsonObject } from '../../wire/json-object.ts';
 
 /** One settings file, validated: its groups in document order. */
 export interface ParsedSettingsFile {

@@ -32,4 +32,4 @@ export {
 } from './hook-run.ts';
 export { runHookGroup, type HookGroupRun, type HookGroupRunOptions } from './run-hook-group.ts';
 export * from './runner/index.ts';
-export * from './settings/index.ts';
+export * from '../settings/index.ts';

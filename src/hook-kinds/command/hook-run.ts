@@ -5,8 +5,8 @@
 import type { HookEventName, HookOutput, RegisteredEventName } from '../../wire/index.ts';
 import { decodeHookOutput, parseHookStdout } from '../../wire/index.ts';
 import type { CommandResult } from './runner/index.ts';
-import type { CommandHookConfig } from './settings/index.ts';
-import { formatDuration } from './settings/index.ts';
+import type { CommandHookConfig } from '../settings/index.ts';
+import { formatDuration } from '../settings/index.ts';
 
 /**
  * `ok`: exited 0 and its output decoded. `blocked`: it denied (exit 2, or a JSON deny).

@@ -12,7 +12,7 @@ import {
 } from './combine-outcomes.ts';
 import { interpretRun, type HookRunOutcome, type HookRunRecord } from './hook-run.ts';
 import type { CommandRunner } from './runner/index.ts';
-import type { HookGroupConfig } from './settings/index.ts';
+import type { HookGroupConfig } from '../settings/index.ts';
 
 export interface HookGroupRunOptions {
   readonly runner: CommandRunner;

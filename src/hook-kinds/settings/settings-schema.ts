@@ -4,7 +4,7 @@ import {
   HOOK_EVENT_NAMES,
   MATCHER_TARGET,
   type RegisteredEventName,
-} from '../../../wire/event-names.ts';
+} from '../../wire/event-names.ts';
 import { DURATION_PATTERN } from './duration.ts';
 
 /**

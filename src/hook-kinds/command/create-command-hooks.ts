@@ -1,6 +1,6 @@
-import type { AgentHook } from '../agent-hook.ts';
+import type { AgentHook } from '../../hooks/agent-hook.ts';
 import { commandHookForGroup, type CommandHookOptions } from './command-hook.ts';
-import type { EffectiveSettings } from './settings/index.ts';
+import type { EffectiveSettings } from '../settings/index.ts';
 import { HOOK_EVENT_NAMES } from '../../wire/index.ts';
 
 /**

@@ -6,7 +6,7 @@ import { defaultHookName, parseSettingsText, readSettingsText } from './parse-se
 import { SettingsError, formatSettingsIssues } from './settings-error.ts';
 import { settingsJsonSchema } from './settings-schema.ts';
 
-const root = join(import.meta.dirname, '..', '..', '..', '..');
+const root = join(import.meta.dirname, '..', '..', '..');
 const fixture = (name: string): string =>
   readFileSync(join(root, 'test', 'fixtures', 'settings', name), 'utf8');
 const user = { file: 'settings.json', layer: 'user' } as const;

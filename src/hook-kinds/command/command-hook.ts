@@ -24,16 +24,16 @@ import {
   ToolCallAction,
   ToolResultAction,
   ToolSelectionAction,
-} from '../actions.ts';
-import type { AgentHook } from '../agent-hook.ts';
-import type { HookContext } from '../context.ts';
-import type { HookEventKind } from '../events.ts';
-import type { RequestPatch } from '../request-patch.ts';
+} from '../../hooks/actions.ts';
+import type { AgentHook } from '../../hooks/agent-hook.ts';
+import type { HookContext } from '../../hooks/context.ts';
+import type { HookEventKind } from '../../hooks/events.ts';
+import type { RequestPatch } from '../../hooks/request-patch.ts';
 import type { CombinedOutcome } from './combine-outcomes.ts';
 import type { HookRunRecord } from './hook-run.ts';
 import { runHookGroup, type HookGroupRun } from './run-hook-group.ts';
 import type { CommandRunner } from './runner/index.ts';
-import type { HookGroupConfig } from './settings/index.ts';
+import type { HookGroupConfig } from '../settings/index.ts';
 
 export interface CommandHookOptions {
   readonly runner: CommandRunner;
