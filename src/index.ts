@@ -152,6 +152,15 @@ export {
   type SettingsIssue,
 } from './hook-kinds/command/index.ts';
 
+// the hook session every run and embedding opens: settings layers + in-process hooks → one stack
+export {
+  loadHookSettings,
+  openHookSession,
+  type HookSession,
+  type HookSessionOptions,
+  type HookSettingsOptions,
+} from './hook-kinds/hook-session.ts';
+
 // loop: agents, sessions, runs, tools, transcripts
 export {
   LoopError,

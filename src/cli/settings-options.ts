@@ -1,5 +1,11 @@
 import { resolve } from 'node:path';
-import { loadSettings, type EffectiveSettings } from '../hook-kinds/settings/index.ts';
+import {
+  loadHookSettings,
+  openHookSession,
+  type HookSession,
+  type HookSessionOptions,
+} from '../hook-kinds/hook-session.ts';
+import type { EffectiveSettings } from '../hook-kinds/settings/index.ts';
 
 /** The options every settings-reading command shares. */
 export interface SettingsCommandOptions {
@@ -19,5 +25,23 @@ export function projectDirOf(options: SettingsCommandOptions): string {
  * invocation's working directory). A `SettingsError` (every issue) propagates to the caller.
  */
 export function loadCommandSettings(options: SettingsCommandOptions): Promise<EffectiveSettings> {
-  return loadSettings({ projectDir: projectDirOf(options), extraFiles: options.settings ?? [] });
+  return loadHookSettings({
+    projectDir: projectDirOf(options),
+    settingsFiles: options.settings ?? [],
+  });
+}
+
+/**
+ * Opens the hook session of a command (`run`, `hooks fire`): the same settings as
+ * `loadCommandSettings`, adapted and composed by `openHookSession`. Close it when done.
+ */
+export function openCommandHookSession(
+  options: SettingsCommandOptions,
+  session: Omit<HookSessionOptions, 'projectDir' | 'settingsFiles'> = {},
+): Promise<HookSession> {
+  return openHookSession({
+    ...session,
+    projectDir: projectDirOf(options),
+    settingsFiles: options.settings ?? [],
+  });
 }

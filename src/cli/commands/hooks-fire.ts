@@ -1,7 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { fireCommandHooks } from '../../hook-kinds/command/index.ts';
-import { createCommandRunner } from '../../hook-kinds/command/runner/index.ts';
 import {
   HOOK_EVENT_ALIASES,
   HOOK_EVENT_NAMES,
@@ -10,11 +9,7 @@ import {
 import { CliError } from '../cli-error.ts';
 import { parseJsonObjectInput } from '../json-input.ts';
 import { readStdin } from '../read-stdin.ts';
-import {
-  loadCommandSettings,
-  projectDirOf,
-  type SettingsCommandOptions,
-} from '../settings-options.ts';
+import { openCommandHookSession, type SettingsCommandOptions } from '../settings-options.ts';
 
 /** Options of `hookwire hooks fire`. */
 export interface HooksFireOptions extends SettingsCommandOptions {
@@ -65,18 +60,17 @@ function assertKnownEvent(event: string): void {
  */
 export async function hooksFireCommand(event: string, options: HooksFireOptions): Promise<number> {
   assertKnownEvent(event);
-  const settings = await loadCommandSettings(options);
-  const payload = await readPayload(options.input);
   // One fire spawns a handful of processes from a small heap: the direct runner needs no helper.
-  const runner = createCommandRunner({ mode: 'direct' });
+  const session = await openCommandHookSession(options, { runnerMode: 'direct' });
   try {
-    const result = await fireCommandHooks(settings, event, payload, {
-      runner,
-      projectDir: projectDirOf(options),
+    const payload = await readPayload(options.input);
+    const result = await fireCommandHooks(session.settings, event, payload, {
+      runner: session.runner,
+      projectDir: session.projectDir,
     });
     process.stdout.write(JSON.stringify(result, null, 2) + '\n');
     return 0;
   } finally {
-    await runner.close();
+    await session.close();
   }
 }

@@ -1,7 +1,4 @@
 import { builtinTools } from '../../adapters/tools/index.ts';
-import { createCommandHooks } from '../../hook-kinds/command/index.ts';
-import { createCommandRunner, type CommandRunner } from '../../hook-kinds/command/runner/index.ts';
-import { HookStack } from '../../hooks/index.ts';
 import { createAgent, ToolRegistry, type RunResult, type Session } from '../../loop/index.ts';
 import { CliError } from '../cli-error.ts';
 import { resolveModel } from '../model-spec.ts';
@@ -10,7 +7,7 @@ import type { OutputFormat } from '../output/run-output.ts';
 import { readStdin } from '../read-stdin.ts';
 import { recordRequests, type RecordingModel } from '../recording-model.ts';
 import {
-  loadCommandSettings,
+  openCommandHookSession,
   projectDirOf,
   type SettingsCommandOptions,
 } from '../settings-options.ts';
@@ -81,17 +78,15 @@ export async function runCommand(
 ): Promise<number> {
   const maxModelCalls = parseMaxModelCalls(options.maxModelCalls);
   const projectDir = projectDirOf(options);
-  const settings = await loadCommandSettings(options);
-  const baseModel = await resolveModel(options.model, {
-    invocationDir: process.cwd(),
-    env: process.env,
-    ...(options.baseUrl === undefined ? {} : { baseURL: options.baseUrl }),
-  });
-  const prompt = await readPrompt(promptArgument);
   const output = createRunOutput(options.outputFormat);
+  // The settings load (and their errors surface) before the model spec and the prompt are read.
+  const hookSession = await openCommandHookSession(options, {
+    onHookRun: (record) => {
+      output.hookRun(record);
+    },
+  });
 
   let recording: RecordingModel | undefined;
-  let runner: CommandRunner | undefined;
   let session: Session | undefined;
   const interruption = new AbortController();
   let interrupts = 0;
@@ -101,22 +96,19 @@ export async function runCommand(
     if (interrupts > 1) process.exit(EXIT_CANCELLED);
     interruption.abort('interrupted by the user (SIGINT)');
   };
-  process.on('SIGINT', onInterrupt);
   try {
+    const baseModel = await resolveModel(options.model, {
+      invocationDir: process.cwd(),
+      env: process.env,
+      ...(options.baseUrl === undefined ? {} : { baseURL: options.baseUrl }),
+    });
+    const prompt = await readPrompt(promptArgument);
+    process.on('SIGINT', onInterrupt);
     recording =
       options.recordRequests === undefined
         ? undefined
         : recordRequests(baseModel, options.recordRequests);
-    runner = createCommandRunner();
-    const hooks = new HookStack(
-      createCommandHooks(settings, {
-        runner,
-        projectDir,
-        onHookRun: (record) => {
-          output.hookRun(record);
-        },
-      }),
-    );
+    const { runner, stack: hooks } = hookSession;
     const agent = createAgent({
       model: recording ?? baseModel,
       tools: new ToolRegistry(builtinTools({ shell: { runner } })),
@@ -138,7 +130,7 @@ export async function runCommand(
     return interrupts > 0 ? EXIT_CANCELLED : exitStatusOf(result);
   } finally {
     await session?.close('exit');
-    await runner?.close();
+    await hookSession.close();
     recording?.close();
     process.off('SIGINT', onInterrupt);
   }

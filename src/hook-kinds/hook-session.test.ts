@@ -1,0 +1,133 @@
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { ToolCallAction } from '../hooks/actions.ts';
+import type { AgentHook } from '../hooks/agent-hook.ts';
+import { createHookContext } from '../hooks/hook-context.ts';
+import { loadHookSettings, openHookSession } from './hook-session.ts';
+import { SettingsError } from './settings/settings-error.ts';
+
+let root: string;
+let projectDir: string;
+let env: { HOOKWIRE_HOME: string; HOOKWIRE_MANAGED_SETTINGS: string };
+
+beforeEach(async () => {
+  root = await mkdtemp(join(tmpdir(), 'hookwire-hook-session-'));
+  projectDir = join(root, 'project');
+  env = {
+    HOOKWIRE_HOME: join(root, 'home'),
+    HOOKWIRE_MANAGED_SETTINGS: join(root, 'etc', 'managed-settings.json'),
+  };
+  await mkdir(projectDir, { recursive: true });
+});
+
+afterEach(async () => {
+  await rm(root, { recursive: true, force: true });
+});
+
+async function write(file: string, content: unknown): Promise<string> {
+  await mkdir(dirname(file), { recursive: true });
+  await writeFile(file, JSON.stringify(content));
+  return file;
+}
+
+/** A PreToolUse group whose hook rewrites `tool_input.path` to `value` (or denies). */
+function preToolUse(script: string): object {
+  return {
+    hooks: {
+      PreToolUse: [{ hooks: [{ type: 'command', command: `node -e ${JSON.stringify(script)}` }] }],
+    },
+  };
+}
+
+const rewritePath = (value: string): string =>
+  `process.stdout.write(JSON.stringify({hookSpecificOutput:{hookEventName:'PreToolUse',tool_input:{path:${JSON.stringify(value)}}}}))`;
+
+describe('openHookSession', () => {
+  it('loads every layer then the extra files, and composes the in-process hooks after them', async () => {
+    await write(join(projectDir, '.hookwire', 'settings.json'), preToolUse(rewritePath('project')));
+    await write(join(root, 'extra.json'), preToolUse(rewritePath('extra')));
+    const seen: unknown[] = [];
+    const inProcess: AgentHook = {
+      name: 'in-process',
+      onToolCall(_context, event) {
+        seen.push(event.args);
+        return ToolCallAction.run();
+      },
+    };
+    const session = await openHookSession({
+      projectDir,
+      settingsFiles: ['extra.json'],
+      settingsBaseDir: root,
+      hooks: [inProcess],
+      env,
+      runnerMode: 'direct',
+    });
+    try {
+      expect(session.settings.files.map((file) => [file.layer, file.status])).toEqual([
+        ['managed', 'missing'],
+        ['user', 'missing'],
+        ['project', 'loaded'],
+        ['local', 'missing'],
+        ['extra', 'loaded'],
+      ]);
+      expect(session.commandHooks).toHaveLength(2);
+      const resolution = await session.stack.resolveToolCall(createHookContext(), {
+        toolName: 'read_file',
+        toolCallId: 'call-1',
+        args: { path: 'model' },
+        originalArgs: { path: 'model' },
+      });
+      // project rewrote, then extra rewrote over it, then the in-process hook saw the result.
+      expect(resolution.args).toEqual({ path: 'extra' });
+      expect(seen).toEqual([{ path: 'extra' }]);
+    } finally {
+      await session.close();
+    }
+  });
+
+  it('throws the SettingsError before starting anything when a file is invalid', async () => {
+    await write(join(root, 'bad.json'), { hooks: { NoSuchEvent: [] } });
+    await expect(
+      openHookSession({ projectDir, settingsFiles: [join(root, 'bad.json')], env }),
+    ).rejects.toBeInstanceOf(SettingsError);
+  });
+
+  it('closes the disposers in reverse order, once, and runs all of them when one throws', async () => {
+    const session = await openHookSession({ projectDir, env, runnerMode: 'direct' });
+    const log: string[] = [];
+    session.defer(() => {
+      log.push('first');
+    });
+    session.defer(() => {
+      log.push('second');
+      throw new Error('second failed');
+    });
+    session.defer(async () => {
+      log.push('third');
+    });
+    await expect(session.close()).rejects.toThrow('second failed');
+    await expect(session.close()).rejects.toThrow('second failed');
+    expect(log).toEqual(['third', 'second', 'first']);
+    // The runner was closed too: it refuses new runs.
+    await expect(
+      session.runner.run({ command: 'true', cwd: projectDir, input: '', timeoutMs: 1000 }),
+    ).rejects.toThrow();
+  });
+
+  it('loadHookSettings resolves relative extra files against settingsBaseDir', async () => {
+    await write(join(root, 'extra.json'), preToolUse(rewritePath('x')));
+    const settings = await loadHookSettings({
+      projectDir,
+      settingsFiles: ['extra.json'],
+      settingsBaseDir: root,
+      env,
+    });
+    expect(settings.files.at(-1)).toEqual({
+      layer: 'extra',
+      file: join(root, 'extra.json'),
+      status: 'loaded',
+    });
+  });
+});

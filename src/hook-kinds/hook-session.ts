@@ -1,0 +1,147 @@
+/**
+ * `openHookSession`: the one place that turns "a project directory, some settings files and some
+ * in-process hooks" into the `HookStack` a run fires through, plus everything that stack keeps
+ * alive. `hookwire run`, `hookwire hooks fire` and the embedding adapters (`hookwire/ai-sdk`,
+ * `hookwire/claude-agent-sdk`) all call it, so settings load the same way everywhere: every
+ * layer, the extra files, and whatever later stages (dialects of other tools, trust of project
+ * hooks, long-lived hook processes, MCP servers) add here.
+ *
+ * Adding a stage: load or filter inside `openHookSession`, and register what must be stopped at
+ * the end with `defer` — `close()` runs the disposers in reverse order of registration, each once,
+ * and keeps going when one throws.
+ */
+import { resolve } from 'node:path';
+import type { AgentHook } from '../hooks/agent-hook.ts';
+import { HookStack, type HookStackOptions } from '../hooks/hook-stack.ts';
+import { createCommandHooks } from './command/create-command-hooks.ts';
+import type { CommandHookOptions } from './command/command-hook.ts';
+import type { HookRunRecord } from './command/hook-run.ts';
+import {
+  createCommandRunner,
+  type CommandRunner,
+  type CommandRunnerOptions,
+} from './command/runner/index.ts';
+import { loadSettings } from './settings/load-settings.ts';
+import type { EffectiveSettings } from './settings/effective-settings.ts';
+import type { SettingsEnvironment } from './settings/settings-layer.ts';
+
+/** Which settings a hook session loads (`hookwire hooks list` and `validate` read the same). */
+export interface HookSettingsOptions {
+  /** The project directory: its `.hookwire/` settings load and hooks run there. */
+  readonly projectDir: string;
+  /**
+   * Extra settings files (`hookwire run --settings`), loaded after every layer, in order; each
+   * must exist. Relative paths resolve against `settingsBaseDir`.
+   */
+  readonly settingsFiles?: readonly string[];
+  /** Where relative `settingsFiles` resolve. Default: the process's working directory (the CLI's rule). */
+  readonly settingsBaseDir?: string;
+  /** Environment for settings discovery (`HOOKWIRE_HOME`, `HOOKWIRE_MANAGED_SETTINGS`). Default `process.env`. */
+  readonly env?: SettingsEnvironment;
+}
+
+/**
+ * Loads the settings of every layer for `projectDir` plus `settingsFiles`: what every command and
+ * embedding reads. Throws `SettingsError` listing every issue of every file.
+ */
+export function loadHookSettings(options: HookSettingsOptions): Promise<EffectiveSettings> {
+  const baseDir = options.settingsBaseDir ?? process.cwd();
+  return loadSettings({
+    projectDir: resolve(options.projectDir),
+    extraFiles: (options.settingsFiles ?? []).map((file) => resolve(baseDir, file)),
+    ...(options.env === undefined ? {} : { env: options.env }),
+  });
+}
+
+/** Options of `openHookSession`. */
+export interface HookSessionOptions extends HookSettingsOptions {
+  /**
+   * In-process hooks, composed in the same stack as the settings' command hooks, after them:
+   * policy from settings files runs first (a deny there short-circuits), and in-process hooks
+   * see the arguments and requests the settings' hooks rewrote. Default: none.
+   */
+  readonly hooks?: readonly AgentHook[];
+  /** How command hooks spawn (see `createCommandRunner`). Default `helper`. */
+  readonly runnerMode?: CommandRunnerOptions['mode'];
+  /** Called for every command-hook run as it settles (stream-json output, diagnostics). */
+  readonly onHookRun?: (record: HookRunRecord) => void;
+  /** Options of the session's stack (name, hook-error policy). */
+  readonly stack?: HookStackOptions;
+}
+
+/** What `openHookSession` opened: the stack to fire through and what keeps it running. */
+export interface HookSession {
+  /** The project directory, absolute. */
+  readonly projectDir: string;
+  /** The merged settings every layer and extra file contributed. */
+  readonly settings: EffectiveSettings;
+  /** The command runner the settings' hooks (and the shell tool, if the caller wants) spawn through. */
+  readonly runner: CommandRunner;
+  /** The settings' command hooks, one per group, in merge order. */
+  readonly commandHooks: readonly AgentHook[];
+  /** Every hook of the session: the command hooks, then the in-process hooks. */
+  readonly stack: HookStack;
+  /** The options command hooks were built with (for callers that adapt groups themselves). */
+  readonly commandHookOptions: CommandHookOptions;
+  /** Registers a disposer `close()` runs (in reverse order of registration). */
+  defer(dispose: () => unknown): void;
+  /**
+   * Stops everything the session started (hook processes, the runner, servers), in reverse order
+   * of registration. Idempotent; every disposer runs even when an earlier one throws, and the
+   * first error is rethrown at the end.
+   */
+  close(): Promise<void>;
+}
+
+/**
+ * Loads the settings of every layer for `projectDir` plus `settingsFiles`, adapts their groups to
+ * command hooks, and composes them with the in-process `hooks` in one `HookStack`. Throws
+ * `SettingsError` (every issue of every file) before anything is started.
+ */
+export async function openHookSession(options: HookSessionOptions): Promise<HookSession> {
+  const projectDir = resolve(options.projectDir);
+  const settings = await loadHookSettings(options);
+
+  const disposers: (() => unknown)[] = [];
+  const runner = createCommandRunner(
+    options.runnerMode === undefined ? {} : { mode: options.runnerMode },
+  );
+  disposers.push(() => runner.close());
+  const commandHookOptions: CommandHookOptions = {
+    runner,
+    projectDir,
+    ...(options.onHookRun === undefined ? {} : { onHookRun: options.onHookRun }),
+  };
+  const commandHooks = createCommandHooks(settings, commandHookOptions);
+  const stack = new HookStack([...commandHooks, ...(options.hooks ?? [])], options.stack);
+
+  let closing: Promise<void> | undefined;
+  return {
+    projectDir,
+    settings,
+    runner,
+    commandHooks,
+    stack,
+    commandHookOptions,
+    defer(dispose) {
+      disposers.push(dispose);
+    },
+    close() {
+      closing ??= disposeAll(disposers);
+      return closing;
+    },
+  };
+}
+
+async function disposeAll(disposers: (() => unknown)[]): Promise<void> {
+  let failure: { readonly error: unknown } | undefined;
+  while (disposers.length > 0) {
+    const dispose = disposers.pop();
+    try {
+      await dispose?.();
+    } catch (error) {
+      failure ??= { error };
+    }
+  }
+  if (failure !== undefined) throw failure.error;
+}
