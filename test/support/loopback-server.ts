@@ -31,6 +31,13 @@ export type ScriptedReply =
        * cancelling a call closes its HTTP request). Default false: the response ends.
        */
       readonly hold?: boolean;
+    }
+  /** A body sent as is (an HTML page, a truncated text), with the given content type. */
+  | {
+      readonly type: 'raw';
+      readonly status?: number;
+      readonly contentType: string;
+      readonly body: string;
     };
 
 /** A request as the server received it. */
@@ -146,6 +153,11 @@ export class LoopbackServer {
       response.end(
         JSON.stringify({ error: { message: 'loopback server: no scripted reply left' } }),
       );
+      return;
+    }
+    if (reply.type === 'raw') {
+      response.writeHead(reply.status ?? 200, { 'content-type': reply.contentType });
+      response.end(reply.body);
       return;
     }
     if (reply.type === 'json') {

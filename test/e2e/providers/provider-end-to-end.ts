@@ -238,6 +238,62 @@ export function describeProviderEndToEnd(
       });
     }
 
+    const runAgainstServer = async (surface: 'streaming' | 'blocking'): Promise<CliOutcome> => {
+      const { sandbox, settingsFile } = await prepare();
+      return runCli(
+        [
+          'run',
+          'Clean up the project',
+          '--model',
+          providerCase.modelSpec,
+          '--base-url',
+          providerCase.baseURLOf(server),
+          '--settings',
+          settingsFile,
+          '--cwd',
+          sandbox.project,
+          '--output-format',
+          'json',
+          '--streaming',
+          surface === 'streaming' ? 'on' : 'off',
+        ],
+        {
+          env: providerEnvironment(
+            sandbox,
+            providerCase.keyVariable === undefined ? {} : { [providerCase.keyVariable]: DUMMY_KEY },
+          ),
+        },
+      );
+    };
+
+    for (const surface of ['streaming', 'blocking'] as const) {
+      it(`fails the run (exit 1) with a provider error, not a crash or an empty answer, when the server answers a 200 HTML page (${surface})`, async () => {
+        server.replyAlways({
+          type: 'raw',
+          contentType: 'text/html',
+          body: '<!DOCTYPE html>\n<html><body><h1>502 Bad Gateway</h1></body></html>',
+        });
+        const outcome = await runAgainstServer(surface);
+        expect(outcome.code, describeOutcome(outcome)).toBe(1);
+        const result = JSON.parse(outcome.stdout) as { status: string; reason?: string };
+        expect(result.status).toBe('failed');
+        // The OpenAI adapters name what arrived; the Anthropic and Gemini SDKs fail on their own
+        // terms (a parse error), which is a failed run too.
+        if (providerCase.modelSpec.startsWith('openai'))
+          expect(result.reason).toMatch(/HTTP 200 with text\/html/);
+        expect(outcome.stdout + outcome.stderr).not.toMatch(/Cannot read properties|\n\s+at /);
+      });
+
+      it(`fails the run (exit 1) when the ${surface} call gets the other surface's answer`, async () => {
+        const other = surface === 'streaming' ? providerCase.blocking : providerCase.streaming;
+        server.replyAlways(other.finalText);
+        const outcome = await runAgainstServer(surface);
+        expect(outcome.code, describeOutcome(outcome)).toBe(1);
+        expect(JSON.parse(outcome.stdout)).toMatchObject({ status: 'failed' });
+        expect(outcome.stdout + outcome.stderr).not.toMatch(/Cannot read properties|\n\s+at /);
+      });
+    }
+
     it(`exits 1 with a one-line error naming the variable when ${missing.what} is missing`, async () => {
       const { sandbox, settingsFile } = await prepare();
 

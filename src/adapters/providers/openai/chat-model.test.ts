@@ -64,7 +64,9 @@ function answer(
 }
 
 describe.each(surfaces)('OpenAI Chat Completions (%s)', (surface) => {
-  describe.each(chatScenarios)('maps $name', (scenario) => {
+  describe.each(
+    chatScenarios.filter((scenario) => surface === 'generate' || scenario.blockingOnly !== true),
+  )('maps $name', (scenario) => {
     it('to the neutral content, finish reason and usage', async () => {
       server.reply(answer(surface, { type: 'sse', events: scenario.events }, scenario.body));
       const { response } = await call(model(), surface, hello);
@@ -447,3 +449,70 @@ describe('OpenAI Chat Completions streaming', () => {
     });
   });
 });
+
+const HTML_PAGE =
+  '<!DOCTYPE html>\n<html><head><title>502 Bad Gateway</title></head><body>nginx</body></html>';
+
+describe.each([false, true])(
+  'OpenAI Chat Completions replies that are not an answer (compatible: %s)',
+  (compatible) => {
+    const provider = compatible ? 'openai-compatible' : 'openai';
+
+    it.each(surfaces)(
+      'fails with a server error naming the content type for a 200 HTML page (%s)',
+      async (surface) => {
+        server.reply({ type: 'raw', contentType: 'text/html', body: HTML_PAGE });
+        const failure = await call(model(compatible), surface, hello).catch(
+          (caught: unknown) => caught,
+        );
+        expect(failure).toBeInstanceOf(ModelError);
+        const modelError = failure as ModelError;
+        expect(modelError.provider).toBe(provider);
+        expect(modelError.kind).toBe(surface === 'generate' ? 'server' : 'network');
+        expect(modelError.message).toContain('HTTP 200 with text/html');
+        expect(modelError.message).not.toContain('Cannot read properties');
+        if (surface === 'generate') expect(modelError.message).toContain('<!DOCTYPE html>');
+        else expect(modelError.message).toContain('not streaming');
+      },
+    );
+
+    it('fails when a stream was asked for and a 200 JSON completion arrives', async () => {
+      server.reply({ type: 'json', body: completion({ content: 'Hi' }, 'stop') });
+      const failure = await call(model(compatible), 'stream', hello).catch(
+        (caught: unknown) => caught,
+      );
+      expect(failure).toMatchObject({ name: 'ModelError', kind: 'network', provider });
+      expect((failure as ModelError).message).toMatch(
+        /HTTP 200 with application\/json and no server-sent events, so it is not streaming/,
+      );
+    });
+
+    it('fails when a blocking call gets a JSON body that is not a completion', async () => {
+      server.reply({ type: 'json', body: { hello: 'world' } });
+      await expect(call(model(compatible), 'generate', hello)).rejects.toMatchObject({
+        name: 'ModelError',
+        kind: 'server',
+        message: expect.stringContaining('not a Chat Completions object') as unknown,
+      });
+    });
+
+    it.each([
+      ['after [DONE]', [chunk({ content: 'Cut' }), done]],
+      ['when the connection closes', [chunk({ content: 'Cut' })]],
+    ])(
+      'fails a stream that ends without a finish reason %s, after yielding the deltas that came',
+      async (_how, events) => {
+        server.reply({ type: 'sse', events });
+        const parts: unknown[] = [];
+        const failure = await (async () => {
+          for await (const part of model(compatible).stream(hello)) parts.push(part);
+        })().catch((caught: unknown) => caught);
+        expect(parts.every((part) => (part as { type: string }).type === 'text-delta')).toBe(true);
+        expect(failure).toMatchObject({ name: 'ModelError', kind: 'network', provider });
+        expect((failure as ModelError).message).toMatch(
+          /stream ended after 1 event\(s\) without a finish reason, so the answer was cut short/,
+        );
+      },
+    );
+  },
+);

@@ -20,6 +20,13 @@ import { buildChatRequest } from './chat-request.ts';
 import { createOpenAIClient } from './client.ts';
 import type { OpenAIModelOptions } from './client.ts';
 import { chatFinishInfo } from './finish-reasons.ts';
+import {
+  isObject,
+  notAnAnswerError,
+  replyInfoOf,
+  unfinishedStreamError,
+  type ReplyInfo,
+} from './reply-checks.ts';
 import { chatUsage } from './usage.ts';
 
 /** Options of `createOpenAIChatModel`. */
@@ -46,7 +53,17 @@ export function createOpenAIChatModel(options: OpenAIChatModelOptions): Language
           ...buildChatRequest(withModel(request, options.model), { compatible }),
           stream: false,
         } as ChatCompletionCreateParamsNonStreaming;
-        const completion = await client.chat.completions.create(body, requestOptions(signal));
+        const { data: completion, response } = await client.chat.completions
+          .create(body, requestOptions(signal))
+          .withResponse();
+        // An HTML page (a proxy, a wrong base URL) arrives as a string: never read it as an answer.
+        if (!isObject(completion) || !Array.isArray(completion.choices))
+          throw notAnAnswerError(
+            provider,
+            'a Chat Completions object',
+            replyInfoOf(response),
+            completion,
+          );
         return completionToResponse(completion);
       } catch (error) {
         throw toModelError(error, provider, signal);
@@ -149,14 +166,22 @@ async function* streamChat(
   let usage: Usage | undefined;
   let id: string | undefined;
   let last: ChatCompletionChunk | undefined;
+  // Set before the first event is read; the checks after the loop run only once it is.
+  let reply!: ReplyInfo;
+  let chunks = 0;
+  let finished = false;
   try {
     const body = {
       ...buildChatRequest(request, { compatible }),
       stream: true,
       stream_options: { include_usage: true },
     } as ChatCompletionCreateParamsStreaming;
-    const stream = await client.chat.completions.create(body, requestOptions(signal));
+    const { data: stream, response } = await client.chat.completions
+      .create(body, requestOptions(signal))
+      .withResponse();
+    reply = replyInfoOf(response);
     for await (const chunk of stream) {
+      chunks++;
       last = chunk;
       id ??= chunk.id;
       if (chunk.usage !== undefined && chunk.usage !== null) usage = chatUsage(chunk.usage);
@@ -195,7 +220,10 @@ async function* streamChat(
           };
         }
       }
-      if (choice.finish_reason !== null) rawFinishReason = choice.finish_reason;
+      if (choice.finish_reason !== null) {
+        rawFinishReason = choice.finish_reason;
+        finished = true;
+      }
     }
   } catch (error) {
     throw toModelError(error, provider, signal);
@@ -203,6 +231,9 @@ async function* streamChat(
   // The SDK ends a stream quietly when its request is aborted; a cancelled call must not look
   // like a short answer.
   if (signal?.aborted === true) throw toModelError(signal.reason, provider, signal);
+  // Every Chat Completions stream ends its choice with a finish reason: without one the reply
+  // was not a stream (a JSON body, an HTML page) or the connection was cut mid-answer.
+  if (!finished) throw unfinishedStreamError(provider, 'a finish reason', reply, chunks);
 
   const blocks: ContentBlock[] = [];
   if (thought !== '') blocks.push({ type: 'thinking', thought });

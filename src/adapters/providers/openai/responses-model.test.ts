@@ -69,7 +69,11 @@ const readFile: ToolDeclaration = {
 const listDir: ToolDeclaration = { name: 'list_dir', parameters: { type: 'object' } };
 
 describe.each(surfaces)('OpenAI Responses (%s)', (surface) => {
-  describe.each(responsesScenarios)('maps $name', (scenario) => {
+  describe.each(
+    responsesScenarios.filter(
+      (scenario) => surface === 'generate' || scenario.blockingOnly !== true,
+    ),
+  )('maps $name', (scenario) => {
     it('to the neutral content, finish reason and usage', async () => {
       server.reply(answer(surface, scenario.events, scenario.body));
       const { response } = await call(model(), surface, hello);
@@ -400,5 +404,64 @@ describe('OpenAI Responses streaming', () => {
       kind: 'rate_limit',
       message: expect.stringContaining('Too fast') as unknown,
     });
+  });
+});
+
+describe('OpenAI Responses replies that are not an answer', () => {
+  const HTML_PAGE =
+    '<!DOCTYPE html>\n<html><head><title>404 Not Found</title></head><body>nginx</body></html>';
+
+  it.each(surfaces)(
+    'fails with a server error naming the content type for a 200 HTML page (%s)',
+    async (surface) => {
+      server.reply({ type: 'raw', contentType: 'text/html; charset=utf-8', body: HTML_PAGE });
+      const failure = await call(model(), surface, hello).catch((caught: unknown) => caught);
+      expect(failure).toBeInstanceOf(ModelError);
+      const modelError = failure as ModelError;
+      expect(modelError.kind).toBe(surface === 'generate' ? 'server' : 'network');
+      expect(modelError.message).toContain('HTTP 200 with text/html; charset=utf-8');
+      expect(modelError.message).not.toContain('Cannot read properties');
+      if (surface === 'generate') expect(modelError.message).toContain('not a Responses object');
+      else expect(modelError.message).toContain('not streaming');
+    },
+  );
+
+  it('fails when a stream was asked for and a 200 JSON response arrives', async () => {
+    server.reply({ type: 'json', body: responseObject('completed', [messageItem('ok')]) });
+    const failure = await call(model(), 'stream', hello).catch((caught: unknown) => caught);
+    expect(failure).toMatchObject({ name: 'ModelError', kind: 'network' });
+    expect((failure as ModelError).message).toMatch(
+      /HTTP 200 with application\/json and no server-sent events, so it is not streaming/,
+    );
+  });
+
+  it('fails a stream that ends without a terminal event, after yielding the deltas that came', async () => {
+    server.reply({
+      type: 'sse',
+      events: [
+        event({ type: 'response.created', response: responseObject('in_progress', []) }),
+        event({
+          type: 'response.output_item.added',
+          output_index: 0,
+          item: { ...messageItem(''), status: 'in_progress', content: [] },
+        }),
+        event({
+          type: 'response.output_text.delta',
+          output_index: 0,
+          item_id: 'msg_1',
+          content_index: 0,
+          delta: 'Cut',
+        }),
+      ],
+    });
+    const parts: unknown[] = [];
+    const failure = await (async () => {
+      for await (const part of model().stream(hello)) parts.push(part);
+    })().catch((caught: unknown) => caught);
+    expect(parts).toEqual([{ type: 'text-delta', text: 'Cut' }]);
+    expect(failure).toMatchObject({ name: 'ModelError', kind: 'network' });
+    expect((failure as ModelError).message).toContain(
+      'the stream ended after 3 event(s) without a terminal response event, so the answer was cut short',
+    );
   });
 });

@@ -16,8 +16,15 @@ import type {
 import { toModelError } from '../shared/model-error-mapping.ts';
 import { createOpenAIClient } from './client.ts';
 import type { OpenAIModelOptions } from './client.ts';
-import { outputToBlocks, kindOfErrorCode, responseToModelResponse } from './responses-output.ts';
+import { kindOfErrorCode, responseToModelResponse } from './responses-output.ts';
 import { buildResponsesRequest } from './responses-request.ts';
+import {
+  isObject,
+  notAnAnswerError,
+  replyInfoOf,
+  unfinishedStreamError,
+  type ReplyInfo,
+} from './reply-checks.ts';
 import type { ResponsesRequestOptions } from './responses-request.ts';
 
 /** Options of `createOpenAIResponsesModel`. */
@@ -60,8 +67,19 @@ export function createOpenAIResponsesModel(options: OpenAIResponsesModelOptions)
           ...buildResponsesRequest(withModel(request), requestOptions),
           stream: false,
         } as ResponseCreateParamsNonStreaming;
-        const response = await client.responses.create(body, signalOption(signal));
-        return responseToModelResponse(response, provider);
+        // Read raw: the SDK's own parsing of a Responses body throws a TypeError on a body that
+        // is not JSON (an HTML page from a proxy or a wrong base URL). Error statuses still throw.
+        const reply = await client.responses.create(body, signalOption(signal)).asResponse();
+        const text = await reply.text();
+        let data: unknown = text;
+        try {
+          data = JSON.parse(text) as unknown;
+        } catch {
+          // Not JSON: reported below with the start of the text.
+        }
+        if (!isObject(data) || !Array.isArray(data.output))
+          throw notAnAnswerError(provider, 'a Responses object', replyInfoOf(reply), data);
+        return responseToModelResponse(data as unknown as Response, provider);
       } catch (error) {
         throw toModelError(error, provider, signal);
       }
@@ -104,20 +122,23 @@ async function* streamResponses(
   // Output index → position among the response's tool calls (the delta `index`).
   const toolCallIndex = new Map<number, number>();
   let terminal: Response | undefined;
-  let created: Response | undefined;
   let last: ResponseStreamEvent | undefined;
+  // Set before the first event is read; the checks after the loop run only once it is.
+  let reply!: ReplyInfo;
+  let events = 0;
   try {
     const body = {
       ...buildResponsesRequest(request, requestOptions),
       stream: true,
     } as ResponseCreateParamsStreaming;
-    const stream = await client.responses.create(body, signalOption(signal));
+    const { data: stream, response } = await client.responses
+      .create(body, signalOption(signal))
+      .withResponse();
+    reply = replyInfoOf(response);
     for await (const event of stream) {
+      events++;
       last = event;
       switch (event.type) {
-        case 'response.created':
-          created = event.response;
-          break;
         case 'response.output_item.added': {
           const item = { ...(event.item as unknown as GrowingItem) };
           if (item.content !== undefined) item.content = item.content.map((part) => ({ ...part }));
@@ -205,22 +226,13 @@ async function* streamResponses(
   // like a short answer.
   if (signal?.aborted === true) throw toModelError(signal.reason, provider, signal);
 
+  // Every Responses stream ends with response.completed, .incomplete or .failed: without one the
+  // reply was not a stream (a JSON body, an HTML page) or the connection was cut mid-answer.
+  if (terminal === undefined)
+    throw unfinishedStreamError(provider, 'a terminal response event', reply, events);
   const assembled = items.filter((item) => item !== undefined) as unknown as ResponseOutputItem[];
-  if (terminal !== undefined) {
-    const output = terminal.output.length > 0 ? terminal.output : assembled;
-    yield { type: 'finish', response: responseToModelResponse(terminal, provider, output, last) };
-    return;
-  }
-  // The stream ended without a terminal event: what arrived is the answer, with no reason.
-  const { blocks } = outputToBlocks(assembled);
-  yield {
-    type: 'finish',
-    response: {
-      content: { speaker: 'ai', blocks },
-      ...(created === undefined ? {} : { id: created.id }),
-      ...(last === undefined ? {} : { raw: last }),
-    },
-  };
+  const output = terminal.output.length > 0 ? terminal.output : assembled;
+  yield { type: 'finish', response: responseToModelResponse(terminal, provider, output, last) };
 }
 
 function contentPart(
