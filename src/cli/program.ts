@@ -67,6 +67,10 @@ export function createProgram(): Command {
       'model calls allowed in the run, retries and Stop continuations included (default 50)',
     )
     .option(
+      '--max-invalid-tool-calls <n>',
+      'invalid tool calls per turn (unknown tool, arguments not matching the schema) answered with the error so the model can correct itself; past it the run fails (default 5; 0 fails on the first)',
+    )
+    .option(
       '--resume <id>',
       'continue the session with this id (SessionStart fires with source "resume")',
     )

@@ -18,6 +18,7 @@ import type { AgentHook } from '../hooks/agent-hook.ts';
 import type { HookReport } from '../hooks/context.ts';
 import {
   DEFAULT_CLOSING_HOOK_BUDGET_MS,
+  DEFAULT_INVALID_TOOL_CALLS_PER_TURN,
   DEFAULT_MAX_MODEL_CALLS,
   DEFAULT_STOP_CONTINUATIONS_PER_TURN,
 } from './budgets.ts';
@@ -51,6 +52,13 @@ export interface AgentOptions {
   readonly maxModelCalls?: number;
   /** Stop continuations per turn. Default 1. */
   readonly stopContinuationsPerTurn?: number;
+  /**
+   * Invalid tool calls per turn (unknown tool, tool not offered, arguments not matching the
+   * schema) that no `onInvalidToolCall` hook decides and that are answered with the error as the
+   * tool's result, so the model can correct itself. Default 5; 0 fails the turn on the first one.
+   * See `budgets.ts`.
+   */
+  readonly invalidToolCallsPerTurn?: number;
   /** The project directory: tools and hooks run there. */
   readonly cwd: string;
   /** Where transcripts go, as `<sessionsDir>/<sessionId>.jsonl`. Default `<cwd>/.hookwire/sessions`. */
@@ -98,6 +106,13 @@ export function createAgent(options: AgentOptions): Agent {
       `stopContinuationsPerTurn must be a non-negative integer, got ${stopContinuationsPerTurn}`,
     );
   }
+  const invalidToolCallsPerTurn =
+    options.invalidToolCallsPerTurn ?? DEFAULT_INVALID_TOOL_CALLS_PER_TURN;
+  if (!Number.isInteger(invalidToolCallsPerTurn) || invalidToolCallsPerTurn < 0) {
+    throw new RangeError(
+      `invalidToolCallsPerTurn must be a non-negative integer, got ${invalidToolCallsPerTurn}`,
+    );
+  }
   const settings =
     options.systemInstruction === undefined
       ? options.settings
@@ -110,6 +125,7 @@ export function createAgent(options: AgentOptions): Agent {
     agentName: options.agentName,
     maxModelCalls,
     stopContinuationsPerTurn,
+    invalidToolCallsPerTurn,
     closingHookBudgetMs: options.closingHookBudgetMs ?? DEFAULT_CLOSING_HOOK_BUDGET_MS,
   };
   const cwd = resolve(options.cwd);

@@ -8,12 +8,20 @@
  * - Stop continuations per turn (`stopContinuationsPerTurn`, default 1): a blocking Stop hook
  *   continues the turn at most this many times; after that a block is reported as a warning and
  *   the turn ends. Every turn starts with a fresh budget.
+ * - Invalid tool calls per turn (`invalidToolCallsPerTurn`, default 5): a call to an unknown or
+ *   not-offered tool, or with arguments that do not match the tool's schema, that no
+ *   `onInvalidToolCall` hook decides is answered with the error as the tool's result, so the model
+ *   can correct itself; each such answer takes one from the turn's budget. When it is spent the
+ *   next unresolved invalid call fails the turn (`invalid_tool_call`), as 0 does from the start.
+ *   Calls a hook resolves (retry, repair, skip, stop) do not count.
  */
 
 /** Default total model calls per run. */
 export const DEFAULT_MAX_MODEL_CALLS = 50;
 /** Default Stop continuations per turn. */
 export const DEFAULT_STOP_CONTINUATIONS_PER_TURN = 1;
+/** Default invalid tool calls per turn answered with their error instead of failing the run. */
+export const DEFAULT_INVALID_TOOL_CALLS_PER_TURN = 5;
 /** Default time an Interrupt or SessionEnd hook gets (they run after cancellation or at close). */
 export const DEFAULT_CLOSING_HOOK_BUDGET_MS = 1500;
 

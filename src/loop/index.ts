@@ -8,6 +8,7 @@ export type { AgentConfig } from './run-state.ts';
 export { LoopError } from './loop-error.ts';
 export {
   DEFAULT_CLOSING_HOOK_BUDGET_MS,
+  DEFAULT_INVALID_TOOL_CALLS_PER_TURN,
   DEFAULT_MAX_MODEL_CALLS,
   DEFAULT_STOP_CONTINUATIONS_PER_TURN,
 } from './budgets.ts';

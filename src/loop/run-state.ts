@@ -26,6 +26,7 @@ export interface AgentConfig {
   readonly agentName: string | undefined;
   readonly maxModelCalls: number;
   readonly stopContinuationsPerTurn: number;
+  readonly invalidToolCallsPerTurn: number;
   readonly closingHookBudgetMs: number;
 }
 
@@ -69,6 +70,8 @@ export interface TurnState {
   promptIndex: number;
   /** Stop continuations spent in this turn. */
   continuations: number;
+  /** Invalid tool calls answered with their error in this turn (`invalidToolCallsPerTurn`). */
+  invalidToolCalls: number;
   /** A Stop block's reason, waiting to continue the turn (dropped if the turn is cancelled first). */
   pendingContinuation: string | undefined;
   /**

@@ -1,6 +1,7 @@
 /**
  * The tool half of a step: validate the calls of an accepted answer, resolve invalid ones through
- * `onInvalidToolCall`, then run the valid calls **concurrently**, each through PreToolUse
+ * `onInvalidToolCall` (by default an invalid call is answered with its error, within the turn's
+ * `invalidToolCallsPerTurn` budget, so the model can correct itself), then run the valid calls **concurrently**, each through PreToolUse
  * (`toolCall`: rewrite / skip / stop), the tool, and PostToolUse (`toolResult`: rewrite what the
  * model sees / add context / stop) or PostToolUseFailure (`toolFailure`). The tool message holds
  * the results **in call order**, whatever order the tools finished in. A tool that throws becomes
@@ -18,7 +19,7 @@ import type { Awaitable } from '../hooks/agent-hook.ts';
 import type { HookContext } from '../hooks/context.ts';
 import type { InvalidToolCallReason, ToolCallEvent } from '../hooks/events.ts';
 import { CancelledError, LoopError } from './loop-error.ts';
-import type { RunState, TurnEnd } from './run-state.ts';
+import type { RunState, TurnEnd, TurnState } from './run-state.ts';
 import { ToolRegistry } from './tool-registry.ts';
 
 /** A hook (a `HookStack`) that reports the effective arguments beside its tool-call action. */
@@ -62,6 +63,7 @@ interface Diagnosis {
  */
 export async function runToolStep(
   run: RunState,
+  turn: TurnState,
   message: Message,
   request: ModelRequest,
   toolCalls: readonly ToolCallBlock[],
@@ -100,23 +102,44 @@ export async function runToolStep(
         );
         run.hookOutcome('invalidToolCall', action ?? { kind: 'fail' });
       }
-      const kind = action?.kind ?? 'fail';
-      if (
-        action === undefined ||
-        action.kind === 'fail' ||
-        (action.kind === 'repair' && repaired)
-      ) {
-        const how = kind === 'repair' ? ' and its repair was invalid too' : '';
-        return {
-          status: 'failed',
-          reason: `invalid tool call: ${diagnosis.detail}${how}`,
-          error: new LoopError(
-            'invalid_tool_call',
-            `The model made an invalid tool call (${diagnosis.reason}): ${diagnosis.detail}${how}. No hook resolved it; return retry, repair, skip or stop from onInvalidToolCall to handle such calls.`,
-            { event: 'invalidToolCall' },
-          ),
-          endsRun: true,
-        };
+      if (action === undefined) {
+        // No hook decided: answer the call with its error so the model can correct itself, as
+        // long as the turn's budget lasts (then fail as an explicit `fail` does).
+        const budget = run.config.invalidToolCallsPerTurn;
+        if (turn.invalidToolCalls < budget) {
+          turn.invalidToolCalls++;
+          run.report({
+            level: 'warning',
+            text: `the model made an invalid tool call (${diagnosis.reason}, call ${call.id}): ${diagnosis.detail}; the error went back to the model as the tool's result (${turn.invalidToolCalls} of ${budget} this turn, invalidToolCallsPerTurn)`,
+            event: 'invalidToolCall',
+          });
+          plans.push({
+            kind: 'skip',
+            call,
+            args: diagnosis.args,
+            reason: `Invalid tool call (${diagnosis.reason}): ${diagnosis.detail}. Correct the call and try again.`,
+          });
+          break;
+        }
+        const spent =
+          budget === 0
+            ? 'invalidToolCallsPerTurn is 0'
+            : `this turn already answered ${budget} invalid tool call(s) with their error (invalidToolCallsPerTurn: ${budget})`;
+        return invalidCallFailure(
+          diagnosis,
+          '',
+          `No hook resolved it, and ${spent}: raise invalidToolCallsPerTurn (hookwire run --max-invalid-tool-calls), or return retry, repair, skip or stop from onInvalidToolCall.`,
+        );
+      }
+      if (action.kind === 'fail' || (action.kind === 'repair' && repaired)) {
+        const how = action.kind === 'repair' ? ' and its repair was invalid too' : '';
+        return invalidCallFailure(
+          diagnosis,
+          how,
+          action.kind === 'fail'
+            ? 'An onInvalidToolCall hook failed the run.'
+            : 'An onInvalidToolCall hook repaired it to another invalid call.',
+        );
       }
       if (action.kind === 'repair') {
         repaired = true;
@@ -194,6 +217,19 @@ export async function runToolStep(
 
   if (stopReason !== undefined) return { status: 'stopped', reason: stopReason, endsRun: true };
   return undefined;
+}
+
+function invalidCallFailure(diagnosis: Diagnosis, how: string, why: string): TurnEnd {
+  return {
+    status: 'failed',
+    reason: `invalid tool call: ${diagnosis.detail}${how}`,
+    error: new LoopError(
+      'invalid_tool_call',
+      `The model made an invalid tool call (${diagnosis.reason}): ${diagnosis.detail}${how}. ${why}`,
+      { event: 'invalidToolCall' },
+    ),
+    endsRun: true,
+  };
 }
 
 function diagnose(

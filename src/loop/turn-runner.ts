@@ -36,6 +36,7 @@ export async function runTurn(run: RunState, prompt: string): Promise<TurnEnd> {
     prompt,
     promptIndex: -1,
     continuations: 0,
+    invalidToolCalls: 0,
     pendingContinuation: undefined,
     stopCompleted: false,
   };
@@ -119,7 +120,13 @@ async function runTurnBody(run: RunState, turn: TurnState): Promise<TurnEnd> {
     if (step.kind === 'end') return step.end;
     run.lastAnswer = textOf(step.response.content);
     if (step.toolCalls.length > 0) {
-      const ended = await runToolStep(run, step.response.content, step.request, step.toolCalls);
+      const ended = await runToolStep(
+        run,
+        turn,
+        step.response.content,
+        step.request,
+        step.toolCalls,
+      );
       if (ended !== undefined) return ended;
       continue;
     }

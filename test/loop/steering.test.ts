@@ -2,6 +2,7 @@
  * How hooks steer a run — retries, invalid tool calls, tool execution, request patches, tool
  * choice and denials — on the real loop, on both surfaces.
  */
+import { readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
 import {
   CompletionCallAction,
@@ -15,6 +16,7 @@ import {
 } from '../../src/hooks/actions.ts';
 import type { Message } from '../../src/content/index.ts';
 import type { Tool } from '../../src/loop/tool.ts';
+import { historyOf, type TranscriptRecord } from '../../src/loop/index.ts';
 import {
   callTools,
   collect,
@@ -102,17 +104,106 @@ describe.each(SURFACES)('steering ($name)', ({ streaming }) => {
       name: 'an unknown tool',
       call: { id: 'c1', name: 'nonexistent', args: {} },
       reason: 'unknown_tool',
+      detail: 'unknown tool "nonexistent"; available tools: echo, explode',
     },
     {
       name: 'arguments failing the schema',
       call: { id: 'c1', name: 'echo', args: { text: 42 } },
       reason: 'invalid_arguments',
+      detail: 'the arguments of tool "echo" do not match its schema',
     },
-  ])('fails fast on $name when no hook resolves it', async ({ call, reason }) => {
-    const { session } = await start({ script: [callTools([call])] });
-    const { result } = await collect(session.run('q', { streaming }));
+  ])(
+    'answers $name with its error as the tool result when no hook decides, so the model corrects itself, and records it',
+    async ({ call, reason, detail }) => {
+      const { session, model } = await start({
+        script: [
+          callTools([call, { id: 'c2', name: 'echo', args: { text: 'valid sibling' } }]),
+          callTools([{ id: 'c3', name: 'echo', args: { text: 'fixed' } }]),
+          say('done'),
+        ],
+        // A hook that defers (undefined) leaves the decision to the default.
+        hooks: [loggingHook([], { onInvalidToolCall: () => undefined })],
+      });
+      const { result, events } = await collect(session.run('q', { streaming }));
+      expect(result.status).toBe('completed');
+      expect(result.result).toBe('done');
+      const toolMessage = model.requests[1]?.contents.at(-1);
+      expect(toolMessage?.speaker).toBe('tool');
+      const [invalid, sibling] = toolMessage?.blocks ?? [];
+      expect(invalid).toMatchObject({ type: 'tool_response', callId: 'c1', result: null });
+      expect((invalid as { error?: string }).error).toMatch(
+        new RegExp(`^Invalid tool call \\(${reason}\\): .*Correct the call and try again\\.$`),
+      );
+      expect((invalid as { error?: string }).error).toContain(detail);
+      // The valid call of the same step still ran.
+      expect(sibling).toMatchObject({ callId: 'c2', result: { text: 'valid sibling' } });
+      expect(model.requests[2]?.contents.at(-1)?.blocks[0]).toMatchObject({
+        callId: 'c3',
+        result: { text: 'fixed' },
+      });
+      expect(
+        events.filter((event) => event.type === 'hook-report').map((event) => event.report.text),
+      ).toEqual([expect.stringContaining(`(1 of 5 this turn, invalidToolCallsPerTurn)`)]);
+      await session.close('exit');
+      const records = (await readFile(session.transcriptPath, 'utf8'))
+        .trimEnd()
+        .split('\n')
+        .map((line) => JSON.parse(line) as { type: string; report?: { event?: string } });
+      expect(records.some((record) => record.report?.event === 'invalidToolCall')).toBe(true);
+      expect(
+        historyOf(records as TranscriptRecord[]).some((message) =>
+          message.blocks.some(
+            (block) => block.type === 'tool_response' && block.error?.includes(detail) === true,
+          ),
+        ),
+      ).toBe(true);
+    },
+  );
+
+  it('fails the turn with a clear error once the per-turn budget of invalid calls is spent, and a new turn gets a fresh budget', async () => {
+    const bad = (id: string) => callTools([{ id, name: 'nonexistent', args: {} }]);
+    const { session, model } = await start({
+      script: [bad('a'), bad('b'), bad('c'), bad('d'), say('second turn ok')],
+      agent: { invalidToolCallsPerTurn: 2 },
+    });
+    const first = await collect(session.run('q', { streaming }));
+    expect(first.result.status).toBe('failed');
+    expect(first.result.error?.message).toContain(
+      'The model made an invalid tool call (unknown_tool): unknown tool "nonexistent"',
+    );
+    expect(first.result.error?.message).toContain(
+      'this turn already answered 2 invalid tool call(s) with their error (invalidToolCallsPerTurn: 2)',
+    );
+    expect(model.callCount).toBe(3);
+    const second = await collect(session.run('again', { streaming }));
+    expect(second.result.status).toBe('completed');
+    expect(second.result.result).toBe('second turn ok');
+  });
+
+  it('fails fast on an invalid call with invalidToolCallsPerTurn 0, and when a hook returns fail', async () => {
+    const noBudget = await start({
+      script: [callTools([{ id: 'c1', name: 'nonexistent', args: {} }])],
+      agent: { invalidToolCallsPerTurn: 0 },
+    });
+    const { result } = await collect(noBudget.session.run('q', { streaming }));
     expect(result.status).toBe('failed');
-    expect(result.error?.message).toContain(`(${reason})`);
+    expect(result.error?.message).toContain('(unknown_tool)');
+    expect(result.error?.message).toContain('invalidToolCallsPerTurn is 0');
+
+    const failing = await start({
+      script: [callTools([{ id: 'c1', name: 'echo', args: { text: 42 } }])],
+      hooks: [loggingHook([], { onInvalidToolCall: () => InvalidToolCallAction.fail() })],
+    });
+    const hooked = await collect(failing.session.run('q', { streaming }));
+    expect(hooked.result.status).toBe('failed');
+    expect(hooked.result.error?.message).toContain('(invalid_arguments)');
+    expect(hooked.result.error?.message).toContain('An onInvalidToolCall hook failed the run.');
+  });
+
+  it('rejects a negative or fractional invalidToolCallsPerTurn', async () => {
+    await expect(start({ script: [], agent: { invalidToolCallsPerTurn: -1 } })).rejects.toThrow(
+      'invalidToolCallsPerTurn must be a non-negative integer, got -1',
+    );
   });
 
   it('resolves invalid tool calls through each hook action', async () => {

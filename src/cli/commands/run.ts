@@ -17,6 +17,7 @@ export interface RunCommandOptions extends SettingsCommandOptions {
   readonly model: string;
   readonly baseUrl?: string;
   readonly maxModelCalls?: string;
+  readonly maxInvalidToolCalls?: string;
   readonly resume?: string;
   readonly recordRequests?: string;
   readonly outputFormat: OutputFormat;
@@ -39,6 +40,15 @@ function parseMaxModelCalls(value: string | undefined): number | undefined {
   const count = Number(value);
   if (!/^\d+$/.test(value.trim()) || !Number.isSafeInteger(count) || count < 1) {
     throw new CliError(`--max-model-calls must be a positive whole number, got "${value}"`);
+  }
+  return count;
+}
+
+function parseMaxInvalidToolCalls(value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const count = Number(value);
+  if (!/^\d+$/.test(value.trim()) || !Number.isSafeInteger(count)) {
+    throw new CliError(`--max-invalid-tool-calls must be a whole number (0 or more), got "${value}"`);
   }
   return count;
 }
@@ -77,6 +87,7 @@ export async function runCommand(
   options: RunCommandOptions,
 ): Promise<number> {
   const maxModelCalls = parseMaxModelCalls(options.maxModelCalls);
+  const invalidToolCallsPerTurn = parseMaxInvalidToolCalls(options.maxInvalidToolCalls);
   const projectDir = projectDirOf(options);
   const output = createRunOutput(options.outputFormat);
   // The settings load (and their errors surface) before the model spec and the prompt are read.
@@ -115,6 +126,7 @@ export async function runCommand(
       hooks,
       cwd: projectDir,
       ...(maxModelCalls === undefined ? {} : { maxModelCalls }),
+      ...(invalidToolCallsPerTurn === undefined ? {} : { invalidToolCallsPerTurn }),
     });
     session = await agent.openSession(
       options.resume === undefined ? {} : { sessionId: options.resume, resume: true },
