@@ -48,7 +48,9 @@ function parseMaxInvalidToolCalls(value: string | undefined): number | undefined
   if (value === undefined) return undefined;
   const count = Number(value);
   if (!/^\d+$/.test(value.trim()) || !Number.isSafeInteger(count)) {
-    throw new CliError(`--max-invalid-tool-calls must be a whole number (0 or more), got "${value}"`);
+    throw new CliError(
+      `--max-invalid-tool-calls must be a whole number (0 or more), got "${value}"`,
+    );
   }
   return count;
 }
