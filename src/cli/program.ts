@@ -1,6 +1,7 @@
 import { Command, Option } from 'commander';
 import type { HooksFireOptions } from './commands/hooks-fire.ts';
 import type { HooksListOptions } from './commands/hooks-list.ts';
+import type { HooksTrustOptions } from './commands/hooks-trust.ts';
 import type { RunCommandOptions } from './commands/run.ts';
 import { packageVersion } from './package-version.ts';
 import { reportError } from './report-error.ts';
@@ -9,6 +10,8 @@ import type { SettingsCommandOptions } from './settings-options.ts';
 
 const SETTINGS_HELP =
   'a settings file loaded after the managed, user, project and local layers (repeatable; relative to the working directory)';
+const TRUST_PROJECT_HELP =
+  'trust every hook and setting of the project\'s own settings files for this run (CI, containers); also HOOKWIRE_TRUST_PROJECT=1';
 const CWD_HELP =
   'the project directory: its .hookwire/ settings load, and hooks and tools run there (default: the working directory)';
 
@@ -62,6 +65,7 @@ export function createProgram(): Command {
     )
     .option('--settings <file>', SETTINGS_HELP, collectRepeated)
     .option('--cwd <dir>', CWD_HELP)
+    .option('--trust-project', TRUST_PROJECT_HELP)
     .option(
       '--max-model-calls <n>',
       'model calls allowed in the run, retries and Stop continuations included (default 50)',
@@ -152,6 +156,7 @@ export function createProgram(): Command {
       '--input <file>',
       'the payload: a JSON file, or - for stdin (default: stdin when it is not a terminal, else {})',
     )
+    .option('--trust-project', TRUST_PROJECT_HELP)
     .addHelpText(
       'after',
       '\nBase fields the payload lacks (session_id, transcript_path, cwd, hook_event_name, timestamp) are filled in.\nExit status: 0 whatever the decision; 1 for a configuration or input error.',
@@ -160,6 +165,36 @@ export function createProgram(): Command {
       action(async (event: string, options: HooksFireOptions) => {
         const { hooksFireCommand } = await import('./commands/hooks-fire.ts');
         return hooksFireCommand(event, options);
+      }),
+    );
+
+  hooks
+    .command('trust')
+    .description(
+      "Show the project's hooks (and loosening settings) that are not trusted, and trust them: they run from then on, until they change.",
+    )
+    .option('--cwd <dir>', CWD_HELP)
+    .option('--settings <file>', SETTINGS_HELP, collectRepeated)
+    .option('--yes', 'trust without asking (for scripts)')
+    .addHelpText(
+      'after',
+      '\nHooks in settings files inside the project (a cloned repository is untrusted input) run only once trusted.\nTrust is recorded in ~/.hookwire/trusted-hooks.json by the project\'s real path and a SHA-256 of each hook\'s definition: any change untrusts it.',
+    )
+    .action(
+      action(async (options: HooksTrustOptions) => {
+        const { hooksTrustCommand } = await import('./commands/hooks-trust.ts');
+        return hooksTrustCommand(options);
+      }),
+    );
+
+  hooks
+    .command('untrust')
+    .description('Forget every hook and setting trusted for the project.')
+    .option('--cwd <dir>', CWD_HELP)
+    .action(
+      action(async (options: SettingsCommandOptions) => {
+        const { hooksUntrustCommand } = await import('./commands/hooks-trust.ts');
+        return hooksUntrustCommand(options);
       }),
     );
 

@@ -5,7 +5,14 @@ import {
   type HookSession,
   type HookSessionOptions,
 } from '../hook-kinds/hook-session.ts';
-import type { EffectiveSettings } from '../hook-kinds/settings/index.ts';
+import {
+  projectKey,
+  readTrustStore,
+  trustStoreFile,
+  trustedFingerprints,
+  type EffectiveSettings,
+  type HookTrust,
+} from '../hook-kinds/settings/index.ts';
 
 /** The options every settings-reading command shares. */
 export interface SettingsCommandOptions {
@@ -13,6 +20,8 @@ export interface SettingsCommandOptions {
   readonly settings?: readonly string[];
   /** `--cwd DIR`: the project directory; default the process's working directory. */
   readonly cwd?: string;
+  /** `--trust-project` (run, hooks fire): trust the project's hooks for this invocation. */
+  readonly trustProject?: boolean;
 }
 
 /** The project directory of a command: `--cwd` resolved, else the working directory. */
@@ -20,14 +29,40 @@ export function projectDirOf(options: SettingsCommandOptions): string {
   return resolve(options.cwd ?? process.cwd());
 }
 
+/** `--trust-project`, or `HOOKWIRE_TRUST_PROJECT=1` in the environment (CI, containers). */
+export function trustsWholeProject(options: SettingsCommandOptions): boolean {
+  return options.trustProject === true || process.env.HOOKWIRE_TRUST_PROJECT === '1';
+}
+
+/**
+ * The trust of a command's project: what the trust record (`~/.hookwire/trusted-hooks.json`)
+ * holds for its real path, or everything with `trustAll`. A `TrustStoreError` propagates.
+ */
+export async function commandTrust(
+  options: SettingsCommandOptions,
+  trustAll = trustsWholeProject(options),
+): Promise<HookTrust> {
+  if (trustAll) return { trusted: new Set(), trustAll };
+  const store = await readTrustStore(trustStoreFile(process.env));
+  return {
+    trusted: trustedFingerprints(store, await projectKey(projectDirOf(options))),
+    trustAll,
+  };
+}
+
 /**
  * Loads every settings layer for the project plus the `--settings` files (relative to the
- * invocation's working directory). A `SettingsError` (every issue) propagates to the caller.
+ * invocation's working directory), with the project's hooks trusted as `commandTrust` says. A
+ * `SettingsError` (every issue) or a `TrustStoreError` propagates to the caller.
  */
-export function loadCommandSettings(options: SettingsCommandOptions): Promise<EffectiveSettings> {
+export async function loadCommandSettings(
+  options: SettingsCommandOptions,
+  trustAll = trustsWholeProject(options),
+): Promise<EffectiveSettings> {
   return loadHookSettings({
     projectDir: projectDirOf(options),
     settingsFiles: options.settings ?? [],
+    trust: await commandTrust(options, trustAll),
   });
 }
 
@@ -35,13 +70,37 @@ export function loadCommandSettings(options: SettingsCommandOptions): Promise<Ef
  * Opens the hook session of a command (`run`, `hooks fire`): the same settings as
  * `loadCommandSettings`, adapted and composed by `openHookSession`. Close it when done.
  */
-export function openCommandHookSession(
+export async function openCommandHookSession(
   options: SettingsCommandOptions,
-  session: Omit<HookSessionOptions, 'projectDir' | 'settingsFiles'> = {},
+  session: Omit<HookSessionOptions, 'projectDir' | 'settingsFiles' | 'trust'> = {},
 ): Promise<HookSession> {
   return openHookSession({
     ...session,
     projectDir: projectDirOf(options),
     settingsFiles: options.settings ?? [],
+    trust: await commandTrust(options),
   });
+}
+
+function shellQuote(text: string): string {
+  return /^[\w@%+=:,./-]+$/.test(text) ? text : `'${text.replace(/'/g, `'\\''`)}'`;
+}
+
+/**
+ * The one line `run` and `hooks fire` print on stderr when hooks (or loosening settings) of
+ * the project were skipped as not trusted, naming the command that trusts them; `undefined`
+ * when nothing was skipped.
+ */
+export function untrustedNotice(
+  settings: EffectiveSettings,
+  options: SettingsCommandOptions,
+): string | undefined {
+  const hooks = settings.untrustedHooks;
+  const entries = settings.ignoredSettings.length;
+  if (hooks === 0 && entries === 0) return undefined;
+  const parts: string[] = [];
+  if (hooks > 0) parts.push(`${hooks} project hook${hooks === 1 ? '' : 's'}`);
+  if (entries > 0) parts.push(`${entries} project permission setting${entries === 1 ? '' : 's'}`);
+  const cwd = options.cwd === undefined ? '' : ` --cwd ${shellQuote(projectDirOf(options))}`;
+  return `hookwire: skipped ${parts.join(' and ')} as not trusted; review and trust them with: hookwire hooks trust${cwd}`;
 }

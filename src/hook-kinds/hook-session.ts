@@ -22,7 +22,7 @@ import {
   type CommandRunnerOptions,
 } from './command/runner/index.ts';
 import { loadSettings } from './settings/load-settings.ts';
-import type { EffectiveSettings } from './settings/effective-settings.ts';
+import type { EffectiveSettings, HookTrust } from './settings/effective-settings.ts';
 import type { SettingsEnvironment } from './settings/settings-layer.ts';
 
 /** Which settings a hook session loads (`hookwire hooks list` and `validate` read the same). */
@@ -38,6 +38,11 @@ export interface HookSettingsOptions {
   readonly settingsBaseDir?: string;
   /** Environment for settings discovery (`HOOKWIRE_HOME`, `HOOKWIRE_MANAGED_SETTINGS`). Default `process.env`. */
   readonly env?: SettingsEnvironment;
+  /**
+   * Trust for the hooks of settings files inside the project (see `HookTrust`); the CLI passes
+   * the trust record's. Without it every hook runs (a caller that vouches for its project).
+   */
+  readonly trust?: HookTrust;
 }
 
 /**
@@ -50,6 +55,7 @@ export function loadHookSettings(options: HookSettingsOptions): Promise<Effectiv
     projectDir: resolve(options.projectDir),
     extraFiles: (options.settingsFiles ?? []).map((file) => resolve(baseDir, file)),
     ...(options.env === undefined ? {} : { env: options.env }),
+    ...(options.trust === undefined ? {} : { trust: options.trust }),
   });
 }
 

@@ -101,7 +101,7 @@ describe('hookwire hooks list', () => {
     expect(rows[1]?.ignoredReason).toContain('allowManagedHooksOnly');
     expect(table.code).toBe(0);
     expect(table.stdout).toMatch(
-      /PreToolUse\s+\*\s+echo mine\s+project\s+1m\s+-\s+ignored\s+echo mine/,
+      /PreToolUse\s+\*\s+echo mine\s+project\s+1m\s+-\s+ignored\s+trusted\s+echo mine/,
     );
     expect(table.stdout).toContain('ignored: the managed policy');
   });
@@ -133,10 +133,10 @@ describe('hookwire hooks list', () => {
     expect(outcome.code).toBe(0);
     const lines = outcome.stdout.split('\n');
     expect(lines[0]).toMatch(
-      /^EVENT\s+MATCHER\s+NAME\s+LAYER\s+TIMEOUT\s+OPTIONS\s+STATUS\s+COMMAND$/,
+      /^EVENT\s+MATCHER\s+NAME\s+LAYER\s+TIMEOUT\s+OPTIONS\s+STATUS\s+TRUST\s+COMMAND$/,
     );
     expect(lines[1]).toMatch(
-      /^PreToolUse\s+shell\|write_file\s+guard\s+project\s+5s\s+fail-closed,sequential\s+active\s+\.\/guard\.sh$/,
+      /^PreToolUse\s+shell\|write_file\s+guard\s+project\s+5s\s+fail-closed,sequential\s+active\s+trusted\s+\.\/guard\.sh$/,
     );
     expect(outcome.stdout).toContain(
       `guard: ${join(sandbox.project, '.hookwire', 'settings.json')} at hooks.PreToolUse[0].hooks[0]`,

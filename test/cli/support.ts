@@ -34,7 +34,14 @@ export async function createSandbox(): Promise<Sandbox> {
     home,
     managedFile,
     project,
-    env: { ...process.env, HOOKWIRE_HOME: home, HOOKWIRE_MANAGED_SETTINGS: managedFile },
+    // These suites exercise what project hooks do, so the sandbox trusts its project for each
+    // run (as CI does); the trust suite builds its own environment without it.
+    env: {
+      ...process.env,
+      HOOKWIRE_HOME: home,
+      HOOKWIRE_MANAGED_SETTINGS: managedFile,
+      HOOKWIRE_TRUST_PROJECT: '1',
+    },
   };
 }
 

@@ -9,7 +9,11 @@ import {
 import { CliError } from '../cli-error.ts';
 import { parseJsonObjectInput } from '../json-input.ts';
 import { readStdin } from '../read-stdin.ts';
-import { openCommandHookSession, type SettingsCommandOptions } from '../settings-options.ts';
+import {
+  openCommandHookSession,
+  untrustedNotice,
+  type SettingsCommandOptions,
+} from '../settings-options.ts';
 
 /** Options of `hookwire hooks fire`. */
 export interface HooksFireOptions extends SettingsCommandOptions {
@@ -63,6 +67,8 @@ export async function hooksFireCommand(event: string, options: HooksFireOptions)
   // One fire spawns a handful of processes from a small heap: the direct runner needs no helper.
   const session = await openCommandHookSession(options, { runnerMode: 'direct' });
   try {
+    const notice = untrustedNotice(session.settings, options);
+    if (notice !== undefined) process.stderr.write(`${notice}\n`);
     const payload = await readPayload(options.input);
     const result = await fireCommandHooks(session.settings, event, payload, {
       runner: session.runner,

@@ -9,6 +9,7 @@ import { recordRequests, type RecordingModel } from '../recording-model.ts';
 import {
   openCommandHookSession,
   projectDirOf,
+  untrustedNotice,
   type SettingsCommandOptions,
 } from '../settings-options.ts';
 
@@ -98,6 +99,8 @@ export async function runCommand(
       output.hookRun(record);
     },
   });
+  const notice = untrustedNotice(hookSession.settings, options);
+  if (notice !== undefined) process.stderr.write(`${notice}\n`);
 
   let recording: RecordingModel | undefined;
   let session: Session | undefined;

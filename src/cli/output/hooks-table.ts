@@ -1,11 +1,23 @@
 import type { EffectiveHookRow, SettingsFileStatus } from '../../hook-kinds/settings/index.ts';
 
-const HEADINGS = ['EVENT', 'MATCHER', 'NAME', 'LAYER', 'TIMEOUT', 'OPTIONS', 'STATUS', 'COMMAND'];
+const HEADINGS = [
+  'EVENT',
+  'MATCHER',
+  'NAME',
+  'LAYER',
+  'TIMEOUT',
+  'OPTIONS',
+  'STATUS',
+  'TRUST',
+  'COMMAND',
+];
 
 function optionsOf(row: EffectiveHookRow): string {
   const options: string[] = [];
   if (row.failClosed) options.push('fail-closed');
   if (row.sequential) options.push('sequential');
+  if (row.sandbox === true) options.push('sandbox');
+  if (row.environment === 'scrubbed') options.push('scrubbed-env');
   return options.length === 0 ? '-' : options.join(',');
 }
 
@@ -19,6 +31,7 @@ function cellsOf(row: EffectiveHookRow): string[] {
     row.timeout,
     optionsOf(row),
     row.status,
+    row.trust === 'not-required' ? '-' : row.trust,
     row.command,
   ];
 }
@@ -60,6 +73,12 @@ export function formatHooksTable(
       if (row.ignoredReason !== undefined) out.push(`    ignored: ${row.ignoredReason}`);
     });
   }
+  const untrusted = rows.filter((row) => row.trust === 'untrusted').length;
+  if (untrusted > 0)
+    out.push(
+      '',
+      `${untrusted} hook${untrusted === 1 ? ' is' : 's are'} not trusted and do${untrusted === 1 ? 'es' : ''} not run: review, then run "hookwire hooks trust".`,
+    );
   out.push('', 'Settings files:');
   out.push(
     ...alignColumns(

@@ -2,6 +2,36 @@ import type { HookEventName } from '../../wire/event-names.ts';
 import type { CommandHookConfig, HookGroupConfig } from './hook-config.ts';
 import type { ParsedSettingsFile } from './parse-settings-text.ts';
 import type { SettingsLayer } from './settings-layer.ts';
+import { hookFingerprint, settingFingerprint } from './hook-identity.ts';
+import type { LocatedRule, LocatedValue, SettingLocation } from './policy-settings.ts';
+import type { PermissionMode } from '../../hooks/permissions/index.ts';
+
+/**
+ * The permission settings of every layer. Rules of all layers add up (`deny` beats `ask` beats
+ * `allow` whatever the layer); `defaultMode` is the managed policy's when it sets one, else the
+ * last layer's that does; `additionalDirectories` add up.
+ */
+export interface EffectivePermissions {
+  /** Some layer has a `permissions` object: the permission layer is on. */
+  readonly configured: boolean;
+  readonly allow: readonly LocatedRule[];
+  readonly deny: readonly LocatedRule[];
+  readonly ask: readonly LocatedRule[];
+  readonly defaultMode?: LocatedValue<PermissionMode>;
+  readonly additionalDirectories: readonly LocatedValue[];
+}
+
+/**
+ * A setting from a file inside the project that would loosen what the tools may do (an allow
+ * rule, a `defaultMode` other than `default`/`plan`, an added directory, a passed variable) and
+ * is not trusted: it does not apply until `hookwire hooks trust` trusts it (or `--trust-project`).
+ */
+export interface IgnoredSetting extends SettingLocation {
+  /** `permissions.allow`, `permissions.defaultMode`, `permissions.additionalDirectories`, `passEnvironment`. */
+  readonly setting: string;
+  readonly value: string;
+  readonly fingerprint: string;
+}
 
 /** What happened to one settings file during loading. */
 export interface SettingsFileStatus {
@@ -15,10 +45,36 @@ export interface SettingsFileStatus {
   readonly status: 'loaded' | 'missing' | 'duplicate';
 }
 
-/** A group that does not run, and why (e.g. the managed policy's `allowManagedHooksOnly`). */
+/**
+ * Why a group does not run: `policy` (the managed policy's `allowManagedHooksOnly`), `disabled`
+ * (`disableAllHooks`), `untrusted` (a hook of a file inside the project that the user has not
+ * trusted; see `HookTrust`).
+ */
+export type IgnoredKind = 'policy' | 'disabled' | 'untrusted';
+
+/** A group that does not run, and why. */
 export interface IgnoredHookGroup {
   readonly group: HookGroupConfig;
+  readonly kind: IgnoredKind;
   readonly reason: string;
+}
+
+/**
+ * Trust for hooks defined in files inside the project directory (a cloned repository is
+ * untrusted input): such a hook runs only when its fingerprint (`hookFingerprint`) is in
+ * `trusted`, or when `trustAll` (`--trust-project`, `HOOKWIRE_TRUST_PROJECT=1`) trusts the whole
+ * project for this run. Managed, user and `--settings` files are the user's own and need no
+ * trust, wherever they are.
+ */
+export interface HookTrust {
+  readonly trusted: ReadonlySet<string>;
+  readonly trustAll: boolean;
+}
+
+/** The trust options of `mergeSettingsFiles`: `HookTrust` and which files need it. */
+export interface MergeTrust extends HookTrust {
+  /** The files (as loaded) whose hooks need trust: those inside the project, by real path. */
+  readonly filesNeedingTrust: ReadonlySet<string>;
 }
 
 /**
@@ -37,6 +93,22 @@ export interface EffectiveSettings {
   readonly events: Readonly<Partial<Record<HookEventName, readonly HookGroupConfig[]>>>;
   readonly ignored: readonly IgnoredHookGroup[];
   readonly allowManagedHooksOnly: boolean;
+  /** `disableAllHooks` is in effect: `managed` (no hook runs) or `user` (only managed hooks run). */
+  readonly disableAllHooks: 'managed' | 'user' | false;
+  /**
+   * The files whose hooks need trust (inside the project, not managed/user/`--settings`);
+   * empty when the settings were loaded without `HookTrust`.
+   */
+  readonly filesNeedingTrust: ReadonlySet<string>;
+  /** Hooks skipped because they are not trusted (counted once per hook). */
+  readonly untrustedHooks: number;
+  /** The project is trusted for this run as a whole (`--trust-project`). */
+  readonly trustAll: boolean;
+  readonly permissions: EffectivePermissions;
+  /** Variable names the shell tool keeps though they look like credentials (every layer's). */
+  readonly passEnvironment: readonly string[];
+  /** Loosening settings of files inside the project that are not trusted (see `IgnoredSetting`). */
+  readonly ignoredSettings: readonly IgnoredSetting[];
   readonly files: readonly SettingsFileStatus[];
 }
 
@@ -59,6 +131,8 @@ export function duplicateKey(group: HookGroupConfig, hook: CommandHookConfig): s
     hook.command,
     hook.timeoutMs,
     hook.failClosed,
+    hook.environment,
+    hook.sandbox,
   ]);
 }
 
@@ -70,20 +144,59 @@ function describeLocation(hook: CommandHookConfig): string {
  * Merges validated files, given in merge order (see `EffectiveSettings` for the rules). `files`
  * of the result lists the inputs as loaded.
  */
-export function mergeSettingsFiles(parsedFiles: readonly ParsedSettingsFile[]): EffectiveSettings {
+export function mergeSettingsFiles(
+  parsedFiles: readonly ParsedSettingsFile[],
+  options: { readonly trust?: MergeTrust } = {},
+): EffectiveSettings {
   const policy = parsedFiles.find(
     (parsed) => parsed.layer === 'managed' && parsed.allowManagedHooksOnly,
   );
+  const managedOff = parsedFiles.find(
+    (parsed) => parsed.layer === 'managed' && parsed.disableAllHooks,
+  );
+  const userOff = parsedFiles.find((parsed) => parsed.layer !== 'managed' && parsed.disableAllHooks);
+  const trust = options.trust;
   const ignored: IgnoredHookGroup[] = [];
   const active: HookGroupConfig[] = [];
+  let untrustedHooks = 0;
   for (const parsed of parsedFiles) {
     for (const group of parsed.groups) {
-      if (policy !== undefined && group.layer !== 'managed') {
+      if (managedOff !== undefined) {
         ignored.push({
           group,
+          kind: 'disabled',
+          reason: `the managed policy ${managedOff.file} sets disableAllHooks: no hook runs`,
+        });
+      } else if (policy !== undefined && group.layer !== 'managed') {
+        ignored.push({
+          group,
+          kind: 'policy',
           reason: `the managed policy ${policy.file} sets allowManagedHooksOnly: only managed hooks run`,
         });
-      } else active.push(group);
+      } else if (userOff !== undefined && group.layer !== 'managed') {
+        ignored.push({
+          group,
+          kind: 'disabled',
+          reason: `${userOff.file} sets disableAllHooks: only managed hooks run`,
+        });
+      } else if (trust === undefined || trust.trustAll || !trust.filesNeedingTrust.has(group.file)) {
+        active.push(group);
+      } else {
+        // Trust is per hook: a group may be split into its trusted and its untrusted hooks.
+        const trusted = group.hooks.filter((hook) =>
+          trust.trusted.has(hookFingerprint(group, hook)),
+        );
+        const untrusted = group.hooks.filter((hook) => !trusted.includes(hook));
+        untrustedHooks += untrusted.length;
+        if (trusted.length > 0)
+          active.push(trusted.length === group.hooks.length ? group : { ...group, hooks: trusted });
+        if (untrusted.length > 0)
+          ignored.push({
+            group: untrusted.length === group.hooks.length ? group : { ...group, hooks: untrusted },
+            kind: 'untrusted',
+            reason: 'defined inside the project and not trusted: review it, then run "hookwire hooks trust"',
+          });
+      }
     }
   }
 
@@ -121,14 +234,89 @@ export function mergeSettingsFiles(parsedFiles: readonly ParsedSettingsFile[]): 
     );
   }
 
+  const policies = mergePolicies(parsedFiles, trust);
   return {
     events,
     ignored,
+    ...policies,
     allowManagedHooksOnly: policy !== undefined,
+    disableAllHooks: managedOff !== undefined ? 'managed' : userOff !== undefined ? 'user' : false,
+    filesNeedingTrust: trust?.filesNeedingTrust ?? new Set(),
+    untrustedHooks,
+    trustAll: trust?.trustAll ?? false,
     files: parsedFiles.map((parsed) => ({
       layer: parsed.layer,
       file: parsed.file,
       status: 'loaded',
     })),
+  };
+}
+
+/** Merges the policy settings of the files, leaving out untrusted loosening ones. */
+function mergePolicies(
+  parsedFiles: readonly ParsedSettingsFile[],
+  trust: MergeTrust | undefined,
+): {
+  permissions: EffectivePermissions;
+  passEnvironment: string[];
+  ignoredSettings: IgnoredSetting[];
+} {
+  const ignoredSettings: IgnoredSetting[] = [];
+  const admitted = (setting: string, entry: SettingLocation, value: string): boolean => {
+    if (trust === undefined || trust.trustAll || !trust.filesNeedingTrust.has(entry.file))
+      return true;
+    const fingerprint = settingFingerprint(setting, value);
+    if (trust.trusted.has(fingerprint)) return true;
+    ignoredSettings.push({
+      setting,
+      value,
+      fingerprint,
+      layer: entry.layer,
+      file: entry.file,
+      path: entry.path,
+    });
+    return false;
+  };
+  const allow: LocatedRule[] = [];
+  const deny: LocatedRule[] = [];
+  const ask: LocatedRule[] = [];
+  const additionalDirectories: LocatedValue[] = [];
+  const passEnvironment: string[] = [];
+  let configured = false;
+  let defaultMode: LocatedValue<PermissionMode> | undefined;
+  let managedMode: LocatedValue<PermissionMode> | undefined;
+  for (const parsed of parsedFiles) {
+    const policy = parsed.policy;
+    configured ||= policy.hasPermissions;
+    // Tightening settings (deny, ask) apply at once, from any file.
+    deny.push(...policy.deny);
+    ask.push(...policy.ask);
+    for (const rule of policy.allow)
+      if (admitted('permissions.allow', rule, rule.source)) allow.push(rule);
+    for (const directory of policy.additionalDirectories)
+      if (admitted('permissions.additionalDirectories', directory, directory.value))
+        additionalDirectories.push(directory);
+    for (const name of policy.passEnvironment)
+      if (admitted('passEnvironment', name, name.value) && !passEnvironment.includes(name.value))
+        passEnvironment.push(name.value);
+    const mode = policy.defaultMode;
+    if (mode === undefined) continue;
+    const loosens = mode.value === 'acceptEdits' || mode.value === 'bypassPermissions';
+    if (loosens && !admitted('permissions.defaultMode', mode, mode.value)) continue;
+    if (parsed.layer === 'managed') managedMode = mode;
+    else defaultMode = mode;
+  }
+  const mode = managedMode ?? defaultMode;
+  return {
+    permissions: {
+      configured,
+      allow,
+      deny,
+      ask,
+      ...(mode === undefined ? {} : { defaultMode: mode }),
+      additionalDirectories,
+    },
+    passEnvironment,
+    ignoredSettings,
   };
 }

@@ -17,6 +17,13 @@ export interface CommandHookConfig {
   readonly timeoutMs: number;
   /** A guard: when it cannot answer, the action it guards is denied. Default false. */
   readonly failClosed: boolean;
+  /**
+   * `scrubbed`: the process gets the environment without credentials, as the shell tool does
+   * (`passEnvironment` keeps named ones). Absent: it inherits hookwire's environment.
+   */
+  readonly environment?: 'scrubbed';
+  /** The process runs under bubblewrap, like the shell tool under `--sandbox`. */
+  readonly sandbox?: true;
   readonly layer: SettingsLayer;
   readonly file: string;
   /** JSON path of the hook in its file, e.g. `hooks.PreToolUse[0].hooks[1]`. */

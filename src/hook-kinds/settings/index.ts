@@ -12,14 +12,42 @@ export {
 export type { TimeoutResult } from './duration.ts';
 export { duplicateKey, hookGroupsFor, mergeSettingsFiles } from './effective-settings.ts';
 export type {
+  EffectivePermissions,
   EffectiveSettings,
+  HookTrust,
   IgnoredHookGroup,
+  IgnoredKind,
+  IgnoredSetting,
+  MergeTrust,
   SettingsFileStatus,
 } from './effective-settings.ts';
+export {
+  HOOK_IDENTITY_FIELDS,
+  hookFingerprint,
+  hookIdentity,
+  settingFingerprint,
+} from './hook-identity.ts';
+export type { HookIdentityGroup } from './hook-identity.ts';
+export type {
+  FilePolicySettings,
+  LocatedRule,
+  LocatedValue,
+  SettingLocation,
+} from './policy-settings.ts';
+export {
+  TrustStoreError,
+  projectKey,
+  readTrustStore,
+  trustStoreFile,
+  trustedFingerprints,
+  updateTrustStore,
+} from './trust-store.ts';
+export type { TrustStore, TrustedHookEntry } from './trust-store.ts';
 export type { CommandHookConfig, HookGroupConfig } from './hook-config.ts';
 export { listEffectiveHooks } from './list-effective-hooks.ts';
 export type { EffectiveHookRow } from './list-effective-hooks.ts';
-export { loadSettings } from './load-settings.ts';
+export { fileNeedsTrust, isInsideDirectory, loadSettings } from './load-settings.ts';
+export type { LoadSettingsOptions } from './load-settings.ts';
 export { compileMatcher, tryCompileMatcher } from './matcher.ts';
 export type { CompiledMatcher, MatcherLocation, MatcherResult } from './matcher.ts';
 export { defaultHookName, parseSettingsText, readSettingsText } from './parse-settings-text.ts';

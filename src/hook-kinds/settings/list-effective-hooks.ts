@@ -7,6 +7,7 @@ import { formatDuration } from './duration.ts';
 import type { EffectiveSettings } from './effective-settings.ts';
 import type { CommandHookConfig, HookGroupConfig } from './hook-config.ts';
 import type { SettingsLayer } from './settings-layer.ts';
+import { hookFingerprint } from './hook-identity.ts';
 
 /** One row of `hookwire hooks list`: a hook, its group and where it was defined. */
 export interface EffectiveHookRow {
@@ -21,20 +22,39 @@ export interface EffectiveHookRow {
   readonly timeoutMs: number;
   readonly failClosed: boolean;
   readonly sequential: boolean;
+  /** The hook runs under bubblewrap (`"sandbox": true`). */
+  readonly sandbox?: true;
+  /** The hook gets the environment without credentials (`"environment": "scrubbed"`). */
+  readonly environment?: 'scrubbed';
   readonly layer: SettingsLayer;
   readonly file: string;
   readonly path: string;
   /** `active`: it runs; `ignored`: it does not, for `ignoredReason`. */
   readonly status: 'active' | 'ignored';
   readonly ignoredReason?: string;
+  /**
+   * `trusted`: defined inside the project and trusted (by its fingerprint, or for this run by
+   * `--trust-project`); `untrusted`: defined inside the project and not trusted, so it does not
+   * run; `not-required`: the user's own (managed, user, `--settings`, or outside the project).
+   */
+  readonly trust: 'trusted' | 'untrusted' | 'not-required';
+  /** The SHA-256 of the hook's normalized definition (`hookFingerprint`): what trust records. */
+  readonly fingerprint: string;
   readonly alsoDefinedIn: readonly string[];
 }
 
 function row(
+  settings: EffectiveSettings,
   group: HookGroupConfig,
   hook: CommandHookConfig,
-  ignoredReason?: string,
+  ignored?: { readonly kind: string; readonly reason: string },
 ): EffectiveHookRow {
+  const ignoredReason = ignored?.reason;
+  const trust = !settings.filesNeedingTrust.has(hook.file)
+    ? 'not-required'
+    : ignored?.kind === 'untrusted'
+      ? 'untrusted'
+      : 'trusted';
   return {
     event: group.event,
     registeredAs: group.registeredAs,
@@ -45,11 +65,15 @@ function row(
     timeoutMs: hook.timeoutMs,
     failClosed: hook.failClosed,
     sequential: group.sequential,
+    ...(hook.sandbox === true ? { sandbox: true as const } : {}),
+    ...(hook.environment === 'scrubbed' ? { environment: 'scrubbed' as const } : {}),
     layer: hook.layer,
     file: hook.file,
     path: hook.path,
     status: ignoredReason === undefined ? 'active' : 'ignored',
     ...(ignoredReason === undefined ? {} : { ignoredReason }),
+    trust,
+    fingerprint: hookFingerprint(group, hook),
     alsoDefinedIn: hook.alsoDefinedIn,
   };
 }
@@ -62,11 +86,11 @@ export function listEffectiveHooks(settings: EffectiveSettings): EffectiveHookRo
   const rows: EffectiveHookRow[] = [];
   for (const event of HOOK_EVENT_NAMES) {
     for (const group of settings.events[event] ?? []) {
-      for (const hook of group.hooks) rows.push(row(group, hook));
+      for (const hook of group.hooks) rows.push(row(settings, group, hook));
     }
-    for (const { group, reason } of settings.ignored) {
-      if (group.event !== event) continue;
-      for (const hook of group.hooks) rows.push(row(group, hook, reason));
+    for (const ignored of settings.ignored) {
+      if (ignored.group.event !== event) continue;
+      for (const hook of ignored.group.hooks) rows.push(row(settings, ignored.group, hook, ignored));
     }
   }
   return rows;

@@ -201,6 +201,7 @@ describe('loadSettings', () => {
           "event": "PreToolUse",
           "failClosed": true,
           "file": "etc/managed-settings.json",
+          "fingerprint": "19364ab184686d91fee5e104a048bd985d56de2901ac9deaef8faf77438512de",
           "ignoredReason": undefined,
           "layer": "managed",
           "matcher": "Bash",
@@ -211,6 +212,7 @@ describe('loadSettings', () => {
           "status": "active",
           "timeout": "1m",
           "timeoutMs": 60000,
+          "trust": "not-required",
         },
         {
           "alsoDefinedIn": [],
@@ -218,6 +220,7 @@ describe('loadSettings', () => {
           "event": "PreToolUse",
           "failClosed": false,
           "file": "home/.hookwire/settings.json",
+          "fingerprint": "827f3dc2c3d115be4016178ccc6d1d9a9d777eae0d74d32621333074924e4106",
           "ignoredReason": "the managed policy <tmp>/etc/managed-settings.json sets allowManagedHooksOnly: only managed hooks run",
           "layer": "user",
           "matcher": "Bash",
@@ -228,6 +231,7 @@ describe('loadSettings', () => {
           "status": "ignored",
           "timeout": "1m",
           "timeoutMs": 60000,
+          "trust": "not-required",
         },
         {
           "alsoDefinedIn": [],
@@ -235,6 +239,7 @@ describe('loadSettings', () => {
           "event": "Stop",
           "failClosed": false,
           "file": "project/.hookwire/settings.json",
+          "fingerprint": "d53b877374c7ef6aeceb899edd2a4e4bb08e3781ff3b2dc26a28df73b75190ea",
           "ignoredReason": "the managed policy <tmp>/etc/managed-settings.json sets allowManagedHooksOnly: only managed hooks run",
           "layer": "project",
           "matcher": "*",
@@ -245,6 +250,7 @@ describe('loadSettings', () => {
           "status": "ignored",
           "timeout": "500ms",
           "timeoutMs": 500,
+          "trust": "not-required",
         },
       ]
     `);

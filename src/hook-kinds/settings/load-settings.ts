@@ -1,7 +1,9 @@
-import { readFile } from 'node:fs/promises';
+import { readFile, realpath } from 'node:fs/promises';
+import { relative, isAbsolute, resolve } from 'node:path';
 import {
   mergeSettingsFiles,
   type EffectiveSettings,
+  type HookTrust,
   type SettingsFileStatus,
 } from './effective-settings.ts';
 import { readSettingsText, type ParsedSettingsFile } from './parse-settings-text.ts';
@@ -40,6 +42,45 @@ async function readSource(source: SettingsSource): Promise<ReadOutcome> {
   }
 }
 
+async function realPathOf(path: string): Promise<string> {
+  try {
+    return await realpath(path);
+  } catch {
+    return resolve(path);
+  }
+}
+
+/** Whether `path` is `directory` or lies beneath it (both absolute, already real). */
+export function isInsideDirectory(path: string, directory: string): boolean {
+  const rest = relative(directory, path);
+  return rest === '' || (!rest.startsWith('..') && !isAbsolute(rest));
+}
+
+/**
+ * Whether the hooks of a settings file need trust: the file's layer is not one of the user's own
+ * (`managed`, `user`, `extra` never need it, wherever they are) and its real path lies inside the
+ * project's real path. Decided by place, not by file name, so every settings file a repository
+ * can carry (hookwire's own, and the dialects' `.claude/`, `.gemini/`, `.codex/` files) is
+ * covered. `projectReal` is the project directory's real path.
+ */
+export async function fileNeedsTrust(
+  source: { readonly layer: string; readonly file: string },
+  projectReal: string,
+): Promise<boolean> {
+  if (source.layer === 'managed' || source.layer === 'user' || source.layer === 'extra')
+    return false;
+  return isInsideDirectory(await realPathOf(source.file), projectReal);
+}
+
+/** Options of `loadSettings`. */
+export interface LoadSettingsOptions extends SettingsDiscoveryOptions {
+  /**
+   * Trust for the hooks of files inside the project (see `HookTrust`). Without it every hook
+   * runs, as a library caller that vouches for its project expects; the CLI always passes it.
+   */
+  readonly trust?: HookTrust;
+}
+
 /**
  * Loads the settings of every layer (managed policy, user, project, local, then each
  * `--settings` file; see `settingsSources` for the paths and `EffectiveSettings` for how they
@@ -47,7 +88,7 @@ async function readSource(source: SettingsSource): Promise<ReadOutcome> {
  * file is an error, and a path already read by an earlier layer is read once. Every issue of
  * every file is collected: when there is any, throws one `SettingsError` listing them all.
  */
-export async function loadSettings(options: SettingsDiscoveryOptions): Promise<EffectiveSettings> {
+export async function loadSettings(options: LoadSettingsOptions): Promise<EffectiveSettings> {
   const sources = settingsSources(options);
   const seen = new Set<string>();
   const duplicates = sources.map((source) => {
@@ -78,5 +119,12 @@ export async function loadSettings(options: SettingsDiscoveryOptions): Promise<E
     }
   });
   if (issues.length > 0) throw new SettingsError(issues);
-  return { ...mergeSettingsFiles(parsedFiles), files };
+  const trust = options.trust;
+  if (trust === undefined) return { ...mergeSettingsFiles(parsedFiles), files };
+  const projectReal = await realPathOf(options.projectDir);
+  const needing = await Promise.all(parsedFiles.map((parsed) => fileNeedsTrust(parsed, projectReal)));
+  const filesNeedingTrust = new Set(
+    parsedFiles.filter((_, index) => needing[index] === true).map((parsed) => parsed.file),
+  );
+  return { ...mergeSettingsFiles(parsedFiles, { trust: { ...trust, filesNeedingTrust } }), files };
 }

@@ -14,6 +14,7 @@ import { formatJsonPath, type SettingsIssue } from './settings-issue.ts';
 import type { SettingsLayer } from './settings-layer.ts';
 import { settingsFileSchema } from './settings-schema.ts';
 import { isJsonObject } from '../../wire/json-object.ts';
+import { readPolicySettings, type FilePolicySettings } from './policy-settings.ts';
 
 /** One settings file, validated: its groups in document order. */
 export interface ParsedSettingsFile {
@@ -21,6 +22,10 @@ export interface ParsedSettingsFile {
   readonly layer: SettingsLayer;
   /** `allowManagedHooksOnly` as written (only the managed layer may set it). */
   readonly allowManagedHooksOnly: boolean;
+  /** `disableAllHooks`, `permissions` and `passEnvironment` (see `readPolicySettings`). */
+  readonly policy: FilePolicySettings;
+  /** `disableAllHooks` as written (never true in the project or local layers). */
+  readonly disableAllHooks: boolean;
   readonly groups: readonly HookGroupConfig[];
 }
 
@@ -97,6 +102,7 @@ export function readSettingsText(text: string, origin: SettingsTextOrigin): Sett
     }
   }
   const groups = checkSemantics(raw, origin, issues);
+  const policy = readPolicySettings(raw, origin, issues);
   if (isJsonObject(raw) && raw.allowManagedHooksOnly !== undefined && layer !== 'managed') {
     issues.push({
       file,
@@ -107,7 +113,17 @@ export function readSettingsText(text: string, origin: SettingsTextOrigin): Sett
   }
   if (issues.length > 0) return { issues: sortByDocumentOrder(issues, raw) };
   const allowManagedHooksOnly = isJsonObject(raw) && raw.allowManagedHooksOnly === true;
-  return { parsed: { file, layer, allowManagedHooksOnly, groups }, issues };
+  return {
+    parsed: {
+      file,
+      layer,
+      allowManagedHooksOnly,
+      policy,
+      disableAllHooks: policy.disableAllHooks,
+      groups,
+    },
+    issues,
+  };
 }
 
 /**
@@ -183,6 +199,8 @@ function checkSemantics(
           ...(typeof hook.description === 'string' ? { description: hook.description } : {}),
           timeoutMs,
           failClosed: hook.failClosed === true,
+          ...(hook.environment === 'scrubbed' ? { environment: 'scrubbed' as const } : {}),
+          ...(hook.sandbox === true ? { sandbox: true as const } : {}),
           layer,
           file,
           path: hookPath,

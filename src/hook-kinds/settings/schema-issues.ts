@@ -18,8 +18,11 @@ export function valueAt(root: unknown, path: readonly Segment[]): unknown {
 }
 
 /** Which object of a settings file a path points into. */
-function objectKind(path: readonly Segment[]): 'file' | 'events' | 'group' | 'hook' | undefined {
+function objectKind(
+  path: readonly Segment[],
+): 'file' | 'events' | 'group' | 'hook' | 'permissions' | undefined {
   if (path.length === 0) return 'file';
+  if (path.length === 1 && path[0] === 'permissions') return 'permissions';
   if (path.length === 1 && path[0] === 'hooks') return 'events';
   if (path.length === 3) return 'group';
   if (path.length === 5) return 'hook';
@@ -54,8 +57,21 @@ function unknownKeyIssue(file: string, path: readonly Segment[], key: string): S
     };
   }
   const fields =
-    kind === 'file' ? KNOWN_FIELDS.file : kind === 'group' ? KNOWN_FIELDS.group : KNOWN_FIELDS.hook;
-  const where = kind === 'file' ? 'a settings file' : kind === 'group' ? 'a hook group' : 'a hook';
+    kind === 'file'
+      ? KNOWN_FIELDS.file
+      : kind === 'group'
+        ? KNOWN_FIELDS.group
+        : kind === 'permissions'
+          ? KNOWN_FIELDS.permissions
+          : KNOWN_FIELDS.hook;
+  const where =
+    kind === 'file'
+      ? 'a settings file'
+      : kind === 'group'
+        ? 'a hook group'
+        : kind === 'permissions'
+          ? '"permissions"'
+          : 'a hook';
   const suggestion = closestName(key, fields);
   const otherLevel =
     kind === 'group' && (KNOWN_FIELDS.hook as readonly string[]).includes(key)

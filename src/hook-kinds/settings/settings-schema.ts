@@ -43,6 +43,14 @@ export const commandHookSchema = z
       description:
         'true for a guard: if the hook crashes, times out or answers badly, the guarded action is denied. Default false (fail open with a warning).',
     }),
+    environment: z.enum(['inherit', 'scrubbed']).optional().meta({
+      description:
+        'The environment the hook process gets. "inherit" (default): hookwire\'s own, as a trusted program of yours. "scrubbed": without credentials (variables named like *_API_KEY, *_TOKEN, *_SECRET*, *_PASSWORD*, AWS_SECRET_ACCESS_KEY, AWS_SESSION_TOKEN), as the model\'s shell tool gets it; passEnvironment names the ones to keep.',
+    }),
+    sandbox: z.boolean().optional().meta({
+      description:
+        'true: run the hook under bubblewrap (bwrap) like the shell tool under --sandbox: the project and added directories writable, the rest read-only, a private /tmp, no network unless --sandbox-network. Default false.',
+    }),
   })
   .meta({ id: 'SettingsCommandHook', description: 'A command hook.' });
 
@@ -94,6 +102,32 @@ export const hooksByEventSchema = z
   )
   .meta({ description: 'Hook groups by event name. Gemini CLI names are accepted as aliases.' });
 
+/** Permission rules and the permission mode. */
+export const permissionsSchema = z
+  .strictObject({
+    allow: z.array(z.string()).optional().meta({
+      description:
+        'Rules for calls that run without asking, e.g. "shell(npm run *)", "write_file(src/**)", "read_file" (every call). From files inside the project they apply once trusted.',
+    }),
+    deny: z.array(z.string()).optional().meta({
+      description:
+        'Rules for calls that are refused (the model sees why), e.g. "shell(git push *)", "read_file(.env)". deny beats ask beats allow.',
+    }),
+    ask: z.array(z.string()).optional().meta({
+      description:
+        'Rules for calls that need asking: PermissionRequest hooks decide; a headless run without a deciding hook denies them.',
+    }),
+    defaultMode: z.enum(['default', 'acceptEdits', 'plan', 'bypassPermissions']).optional().meta({
+      description:
+        'The permission mode when --permission-mode is not given: default, acceptEdits, plan or bypassPermissions (as in Claude Code).',
+    }),
+    additionalDirectories: z.array(z.string()).optional().meta({
+      description:
+        'Directories the file tools may use besides the project directory, like --add-dir (relative paths resolve against the project directory).',
+    }),
+  })
+  .meta({ id: 'SettingsPermissions', description: 'Permission rules and mode for tool calls.' });
+
 /** A whole settings file. */
 export const settingsFileSchema = z
   .strictObject({
@@ -104,6 +138,15 @@ export const settingsFileSchema = z
     allowManagedHooksOnly: z.boolean().optional().meta({
       description:
         'Managed policy file only: true ignores the hooks of every other settings file (user, project, local, --settings).',
+    }),
+    disableAllHooks: z.boolean().optional().meta({
+      description:
+        'true: no hook runs. In the managed policy file it binds every layer; in user or --settings files it turns off every hook but the managed ones.',
+    }),
+    permissions: permissionsSchema.optional(),
+    passEnvironment: z.array(z.string().regex(/^[^=\0]+$/)).optional().meta({
+      description:
+        'Variables the shell tool (and hooks with "environment": "scrubbed") keep although their names look like credentials, e.g. ["GITHUB_TOKEN"]. From files inside the project they apply once trusted.',
     }),
     hooks: hooksByEventSchema.optional(),
   })
@@ -117,6 +160,7 @@ export const KNOWN_FIELDS = {
   file: Object.keys(settingsFileSchema.shape),
   group: Object.keys(hookGroupSchema.shape),
   hook: Object.keys(commandHookSchema.shape),
+  permissions: Object.keys(permissionsSchema.shape),
   events: registeredNames,
 } as const;
 

@@ -1,0 +1,138 @@
+import { createInterface } from 'node:readline/promises';
+import { relative } from 'node:path';
+import {
+  listEffectiveHooks,
+  projectKey,
+  trustStoreFile,
+  updateTrustStore,
+  type TrustedHookEntry,
+} from '../../hook-kinds/settings/index.ts';
+import { CliError } from '../cli-error.ts';
+import {
+  loadCommandSettings,
+  projectDirOf,
+  type SettingsCommandOptions,
+} from '../settings-options.ts';
+
+/** Options of `hookwire hooks trust`. */
+export interface HooksTrustOptions extends SettingsCommandOptions {
+  /** Trust without asking (scripts); without it a terminal is asked, anything else refused. */
+  readonly yes?: boolean;
+}
+
+interface Candidate {
+  readonly fingerprint: string;
+  readonly entry: TrustedHookEntry;
+  readonly line: string;
+}
+
+function shown(project: string, file: string): string {
+  const path = relative(project, file);
+  return path.startsWith('..') ? file : path;
+}
+
+/** The untrusted hooks and loosening settings of the project, one display line each. */
+async function untrustedCandidates(
+  options: SettingsCommandOptions,
+  project: string,
+): Promise<Candidate[]> {
+  const settings = await loadCommandSettings(options, false);
+  const now = new Date().toISOString();
+  const candidates: Candidate[] = [];
+  for (const row of listEffectiveHooks(settings)) {
+    if (row.trust !== 'untrusted') continue;
+    candidates.push({
+      fingerprint: row.fingerprint,
+      entry: {
+        event: row.event,
+        matcher: row.matcher,
+        summary: row.command,
+        file: row.file,
+        trustedAt: now,
+      },
+      line: `  hook     ${shown(project, row.file)} at ${row.path}\n           event ${row.registeredAs}, matcher ${row.matcher}, timeout ${row.timeout}${row.failClosed ? ', fail-closed' : ''}\n           command: ${row.command}`,
+    });
+  }
+  for (const setting of settings.ignoredSettings) {
+    candidates.push({
+      fingerprint: setting.fingerprint,
+      entry: {
+        event: '(setting)',
+        matcher: setting.setting,
+        summary: setting.value,
+        file: setting.file,
+        trustedAt: now,
+      },
+      line: `  setting  ${shown(project, setting.file)} at ${setting.path}\n           ${setting.setting}: ${setting.value}`,
+    });
+  }
+  return candidates;
+}
+
+async function confirm(question: string): Promise<boolean> {
+  const prompt = createInterface({ input: process.stdin, output: process.stderr });
+  try {
+    const answer = await prompt.question(question);
+    return /^y(es)?$/i.test(answer.trim());
+  } finally {
+    prompt.close();
+  }
+}
+
+/**
+ * `hookwire hooks trust`: shows every hook (file, event, matcher, command) and loosening
+ * setting of the project's settings files that is not trusted, then records them in the trust
+ * record (`~/.hookwire/trusted-hooks.json`) by the project's real path and each one's
+ * fingerprint. A terminal is asked to confirm; `--yes` trusts without asking; anything else
+ * without `--yes` is refused (exit 1). Returns 0 when nothing needs trust or all was trusted.
+ */
+export async function hooksTrustCommand(options: HooksTrustOptions): Promise<number> {
+  const project = await projectKey(projectDirOf(options));
+  const candidates = await untrustedCandidates(options, project);
+  if (candidates.length === 0) {
+    process.stdout.write(`Nothing to trust: every hook of ${project} is trusted or your own.\n`);
+    return 0;
+  }
+  const count = `${candidates.length} ${candidates.length === 1 ? 'entry' : 'entries'}`;
+  process.stdout.write(
+    `Not trusted in ${project} (they run with your permissions once trusted):\n${candidates.map((candidate) => candidate.line).join('\n')}\n`,
+  );
+  if (options.yes !== true) {
+    if (process.stdin.isTTY !== true) {
+      throw new CliError(
+        `Not trusting ${count} without confirmation: stdin is not a terminal. Review them above, then pass --yes.`,
+      );
+    }
+    if (!(await confirm(`Trust these ${count}? [y/N] `))) {
+      process.stdout.write('Nothing was trusted.\n');
+      return 1;
+    }
+  }
+  const file = trustStoreFile(process.env);
+  await updateTrustStore(file, project, (hooks) => ({
+    ...hooks,
+    ...Object.fromEntries(candidates.map((candidate) => [candidate.fingerprint, candidate.entry])),
+  }));
+  process.stdout.write(`Trusted ${count} for ${project} (recorded in ${file}).\n`);
+  return 0;
+}
+
+/**
+ * `hookwire hooks untrust`: forgets every hook and setting trusted for the project; its hooks
+ * stop running until trusted again. Returns 0.
+ */
+export async function hooksUntrustCommand(options: SettingsCommandOptions): Promise<number> {
+  const project = await projectKey(projectDirOf(options));
+  const file = trustStoreFile(process.env);
+  let removed = 0;
+  await updateTrustStore(file, project, (hooks) => {
+    removed = Object.keys(hooks).length;
+    return {};
+  });
+  process.stdout.write(
+    removed === 0
+      ? `Nothing was trusted for ${project}.\n`
+      : `Untrusted ${removed} ${removed === 1 ? 'entry' : 'entries'} for ${project}.\n`,
+  );
+  return 0;
+}

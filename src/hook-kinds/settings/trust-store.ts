@@ -1,0 +1,137 @@
+import { randomBytes } from 'node:crypto';
+import { mkdir, readFile, realpath, rename, unlink, writeFile } from 'node:fs/promises';
+import { homedir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { HookwireError } from '../../content/index.ts';
+import { isJsonObject } from '../../wire/json-object.ts';
+import type { SettingsEnvironment } from './settings-layer.ts';
+
+/** What the trust record keeps about one trusted hook, to show it again (`hooks untrust`). */
+export interface TrustedHookEntry {
+  readonly event: string;
+  readonly matcher: string;
+  /** The command, url or prompt: what the user saw when trusting it. */
+  readonly summary: string;
+  readonly file: string;
+  /** ISO 8601. */
+  readonly trustedAt: string;
+}
+
+/**
+ * The trust record, `~/.hookwire/trusted-hooks.json`: per project (its real path), the
+ * SHA-256 fingerprints (`hookFingerprint`) of the hooks the user trusted there.
+ */
+export interface TrustStore {
+  readonly version: 1;
+  readonly projects: Readonly<
+    Record<string, { readonly hooks: Readonly<Record<string, TrustedHookEntry>> }>
+  >;
+}
+
+/** The trust record cannot be read or does not hold what hookwire writes there. */
+export class TrustStoreError extends HookwireError {
+  readonly file: string;
+  constructor(file: string, message: string, options?: { cause?: unknown }) {
+    super('trust_store_invalid', `${file}: ${message}`, options);
+    this.name = 'TrustStoreError';
+    this.file = file;
+  }
+}
+
+const EMPTY: TrustStore = { version: 1, projects: {} };
+
+/** The path of the trust record: `$HOOKWIRE_HOME/.hookwire/trusted-hooks.json` (home by default). */
+export function trustStoreFile(env: SettingsEnvironment = process.env): string {
+  const home =
+    env.HOOKWIRE_HOME === undefined || env.HOOKWIRE_HOME === '' ? homedir() : env.HOOKWIRE_HOME;
+  return resolve(home, '.hookwire', 'trusted-hooks.json');
+}
+
+/** The real path of a project directory (symbolic links resolved): the trust record's key. */
+export async function projectKey(projectDir: string): Promise<string> {
+  try {
+    return await realpath(projectDir);
+  } catch {
+    return resolve(projectDir);
+  }
+}
+
+/**
+ * Reads the trust record. A missing file is an empty record; a file that is not the record's
+ * JSON throws a `TrustStoreError` (it is never overwritten then: nothing the user trusted is lost).
+ */
+export async function readTrustStore(file: string): Promise<TrustStore> {
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return EMPTY;
+    throw new TrustStoreError(
+      file,
+      `the trust record cannot be read (${error instanceof Error ? error.message : String(error)}); make it readable`,
+      { cause: error },
+    );
+  }
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch (error) {
+    throw new TrustStoreError(
+      file,
+      'the trust record is not valid JSON; fix it, or delete it and trust the projects again with "hookwire hooks trust"',
+      { cause: error },
+    );
+  }
+  if (!isJsonObject(raw) || raw.version !== 1 || !isJsonObject(raw.projects)) {
+    throw new TrustStoreError(
+      file,
+      'the trust record is not a hookwire trust record ({"version": 1, "projects": {...}}); fix it, or delete it and trust the projects again',
+    );
+  }
+  const projects: Record<string, { hooks: Record<string, TrustedHookEntry> }> = {};
+  for (const [project, value] of Object.entries(raw.projects)) {
+    if (!isJsonObject(value) || !isJsonObject(value.hooks)) continue;
+    const hooks: Record<string, TrustedHookEntry> = {};
+    for (const [fingerprint, entry] of Object.entries(value.hooks)) {
+      if (/^[0-9a-f]{64}$/.test(fingerprint) && isJsonObject(entry))
+        hooks[fingerprint] = entry as unknown as TrustedHookEntry;
+    }
+    projects[project] = { hooks };
+  }
+  return { version: 1, projects };
+}
+
+/** The fingerprints trusted for the project whose real path is `project`. */
+export function trustedFingerprints(store: TrustStore, project: string): ReadonlySet<string> {
+  return new Set(Object.keys(store.projects[project]?.hooks ?? {}));
+}
+
+/**
+ * Replaces the trusted hooks of `project` with `mutate(current)` and writes the record
+ * atomically (a temporary file renamed over it, mode 0600); a project left with no hooks is
+ * removed from the record. Returns the new record.
+ */
+export async function updateTrustStore(
+  file: string,
+  project: string,
+  mutate: (
+    hooks: Readonly<Record<string, TrustedHookEntry>>,
+  ) => Readonly<Record<string, TrustedHookEntry>>,
+): Promise<TrustStore> {
+  const store = await readTrustStore(file);
+  const hooks = mutate(store.projects[project]?.hooks ?? {});
+  const projects = { ...store.projects };
+  if (Object.keys(hooks).length === 0) delete projects[project];
+  else projects[project] = { hooks };
+  const next: TrustStore = { version: 1, projects };
+  await mkdir(dirname(file), { recursive: true, mode: 0o700 });
+  const temporary = join(dirname(file), `.trusted-hooks.${process.pid}.${randomBytes(6).toString('hex')}.tmp`);
+  try {
+    await writeFile(temporary, JSON.stringify(next, null, 2) + '\n', { flag: 'wx', mode: 0o600 });
+    await rename(temporary, file);
+  } catch (error) {
+    await unlink(temporary).catch(() => undefined);
+    throw error;
+  }
+  return next;
+}

@@ -1,0 +1,26 @@
+/**
+ * Permission rules (Claude Code's syntax over hookwire's tool names) and permission modes: pure
+ * parsing, matching and deciding. The loop asks `decidePermission` before it runs a tool call.
+ */
+export {
+  commandPattern,
+  findMatchingRule,
+  parsePermissionRule,
+  pathPattern,
+  splitCommand,
+} from './permission-rule.ts';
+export type {
+  PermissionCall,
+  PermissionRule,
+  PermissionRuleResult,
+  RuleContext,
+  SplitCommand,
+} from './permission-rule.ts';
+export { BUILTIN_TOOL_KINDS, PERMISSION_MODES, decidePermission } from './permission-decision.ts';
+export type {
+  PermissionDecision,
+  PermissionMode,
+  PermissionPolicy,
+  PermissionRules,
+  PermissionToolKinds,
+} from './permission-decision.ts';
