@@ -11,7 +11,7 @@ import type { SettingsCommandOptions } from './settings-options.ts';
 const SETTINGS_HELP =
   'a settings file loaded after the managed, user, project and local layers (repeatable; relative to the working directory)';
 const TRUST_PROJECT_HELP =
-  'trust every hook and setting of the project\'s own settings files for this run (CI, containers); also HOOKWIRE_TRUST_PROJECT=1';
+  "trust every hook and setting of the project's own settings files for this run (CI, containers); also HOOKWIRE_TRUST_PROJECT=1";
 const CWD_HELP =
   'the project directory: its .hookwire/ settings load, and hooks and tools run there (default: the working directory)';
 
@@ -178,7 +178,7 @@ export function createProgram(): Command {
     .option('--yes', 'trust without asking (for scripts)')
     .addHelpText(
       'after',
-      '\nHooks in settings files inside the project (a cloned repository is untrusted input) run only once trusted.\nTrust is recorded in ~/.hookwire/trusted-hooks.json by the project\'s real path and a SHA-256 of each hook\'s definition: any change untrusts it.',
+      "\nHooks in settings files inside the project (a cloned repository is untrusted input) run only once trusted.\nTrust is recorded in ~/.hookwire/trusted-hooks.json by the project's real path and a SHA-256 of each hook's definition: any change untrusts it.",
     )
     .action(
       action(async (options: HooksTrustOptions) => {

@@ -98,7 +98,7 @@ export async function hooksTrustCommand(options: HooksTrustOptions): Promise<num
     `Not trusted in ${project} (they run with your permissions once trusted):\n${candidates.map((candidate) => candidate.line).join('\n')}\n`,
   );
   if (options.yes !== true) {
-    if (process.stdin.isTTY !== true) {
+    if (!process.stdin.isTTY) {
       throw new CliError(
         `Not trusting ${count} without confirmation: stdin is not a terminal. Review them above, then pass --yes.`,
       );

@@ -154,7 +154,9 @@ export function mergeSettingsFiles(
   const managedOff = parsedFiles.find(
     (parsed) => parsed.layer === 'managed' && parsed.disableAllHooks,
   );
-  const userOff = parsedFiles.find((parsed) => parsed.layer !== 'managed' && parsed.disableAllHooks);
+  const userOff = parsedFiles.find(
+    (parsed) => parsed.layer !== 'managed' && parsed.disableAllHooks,
+  );
   const trust = options.trust;
   const ignored: IgnoredHookGroup[] = [];
   const active: HookGroupConfig[] = [];
@@ -179,7 +181,11 @@ export function mergeSettingsFiles(
           kind: 'disabled',
           reason: `${userOff.file} sets disableAllHooks: only managed hooks run`,
         });
-      } else if (trust === undefined || trust.trustAll || !trust.filesNeedingTrust.has(group.file)) {
+      } else if (
+        trust === undefined ||
+        trust.trustAll ||
+        !trust.filesNeedingTrust.has(group.file)
+      ) {
         active.push(group);
       } else {
         // Trust is per hook: a group may be split into its trusted and its untrusted hooks.
@@ -194,7 +200,8 @@ export function mergeSettingsFiles(
           ignored.push({
             group: untrusted.length === group.hooks.length ? group : { ...group, hooks: untrusted },
             kind: 'untrusted',
-            reason: 'defined inside the project and not trusted: review it, then run "hookwire hooks trust"',
+            reason:
+              'defined inside the project and not trusted: review it, then run "hookwire hooks trust"',
           });
       }
     }

@@ -90,7 +90,8 @@ export function listEffectiveHooks(settings: EffectiveSettings): EffectiveHookRo
     }
     for (const ignored of settings.ignored) {
       if (ignored.group.event !== event) continue;
-      for (const hook of ignored.group.hooks) rows.push(row(settings, ignored.group, hook, ignored));
+      for (const hook of ignored.group.hooks)
+        rows.push(row(settings, ignored.group, hook, ignored));
     }
   }
   return rows;

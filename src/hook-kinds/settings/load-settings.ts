@@ -122,7 +122,9 @@ export async function loadSettings(options: LoadSettingsOptions): Promise<Effect
   const trust = options.trust;
   if (trust === undefined) return { ...mergeSettingsFiles(parsedFiles), files };
   const projectReal = await realPathOf(options.projectDir);
-  const needing = await Promise.all(parsedFiles.map((parsed) => fileNeedsTrust(parsed, projectReal)));
+  const needing = await Promise.all(
+    parsedFiles.map((parsed) => fileNeedsTrust(parsed, projectReal)),
+  );
   const filesNeedingTrust = new Set(
     parsedFiles.filter((_, index) => needing[index] === true).map((parsed) => parsed.file),
   );

@@ -144,10 +144,13 @@ export const settingsFileSchema = z
         'true: no hook runs. In the managed policy file it binds every layer; in user or --settings files it turns off every hook but the managed ones.',
     }),
     permissions: permissionsSchema.optional(),
-    passEnvironment: z.array(z.string().regex(/^[^=\0]+$/)).optional().meta({
-      description:
-        'Variables the shell tool (and hooks with "environment": "scrubbed") keep although their names look like credentials, e.g. ["GITHUB_TOKEN"]. From files inside the project they apply once trusted.',
-    }),
+    passEnvironment: z
+      .array(z.string().regex(/^[^=\0]+$/))
+      .optional()
+      .meta({
+        description:
+          'Variables the shell tool (and hooks with "environment": "scrubbed") keep although their names look like credentials, e.g. ["GITHUB_TOKEN"]. From files inside the project they apply once trusted.',
+      }),
     hooks: hooksByEventSchema.optional(),
   })
   .meta({ title: 'hookwire settings', description: 'Command hooks for hookwire.' });

@@ -120,12 +120,16 @@ export async function updateTrustStore(
 ): Promise<TrustStore> {
   const store = await readTrustStore(file);
   const hooks = mutate(store.projects[project]?.hooks ?? {});
-  const projects = { ...store.projects };
-  if (Object.keys(hooks).length === 0) delete projects[project];
-  else projects[project] = { hooks };
+  const projects = Object.fromEntries(
+    Object.entries(store.projects).filter(([key]) => key !== project),
+  );
+  if (Object.keys(hooks).length > 0) projects[project] = { hooks };
   const next: TrustStore = { version: 1, projects };
   await mkdir(dirname(file), { recursive: true, mode: 0o700 });
-  const temporary = join(dirname(file), `.trusted-hooks.${process.pid}.${randomBytes(6).toString('hex')}.tmp`);
+  const temporary = join(
+    dirname(file),
+    `.trusted-hooks.${process.pid}.${randomBytes(6).toString('hex')}.tmp`,
+  );
   try {
     await writeFile(temporary, JSON.stringify(next, null, 2) + '\n', { flag: 'wx', mode: 0o600 });
     await rename(temporary, file);

@@ -83,15 +83,26 @@ function isFileSystemCommand(command: string): boolean {
  * `bypassPermissions` allows; an allow rule allows; reads are allowed; `acceptEdits` allows
  * edits and file-system commands; anything else is asked for.
  */
-export function decidePermission(call: PermissionCall, policy: PermissionPolicy): PermissionDecision {
+export function decidePermission(
+  call: PermissionCall,
+  policy: PermissionPolicy,
+): PermissionDecision {
   const kinds = policy.toolKinds ?? BUILTIN_TOOL_KINDS;
   const { rules, mode, context } = policy;
   const denied = findMatchingRule(rules.deny, call, context, 'any');
   if (denied !== undefined)
-    return { behavior: 'deny', reason: `denied by the permission rule ${denied.source}`, rule: denied };
+    return {
+      behavior: 'deny',
+      reason: `denied by the permission rule ${denied.source}`,
+      rule: denied,
+    };
   const asked = findMatchingRule(rules.ask, call, context, 'any');
   if (asked !== undefined)
-    return { behavior: 'ask', reason: `the permission rule ${asked.source} asks first`, rule: asked };
+    return {
+      behavior: 'ask',
+      reason: `the permission rule ${asked.source} asks first`,
+      rule: asked,
+    };
   const isEdit = kinds.edit.has(call.toolName);
   if (mode === 'plan' && isEdit)
     return {
@@ -110,7 +121,11 @@ export function decidePermission(call: PermissionCall, policy: PermissionPolicy)
   if (kinds.read.has(call.toolName)) return { behavior: 'allow', reason: 'reads need no approval' };
   if (mode === 'acceptEdits') {
     if (isEdit) return { behavior: 'allow', reason: 'acceptEdits mode runs file edits' };
-    if (kinds.shell.has(call.toolName) && call.command !== undefined && isFileSystemCommand(call.command))
+    if (
+      kinds.shell.has(call.toolName) &&
+      call.command !== undefined &&
+      isFileSystemCommand(call.command)
+    )
       return { behavior: 'allow', reason: 'acceptEdits mode runs file-system commands' };
   }
   return {

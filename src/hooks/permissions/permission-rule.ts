@@ -32,7 +32,8 @@ export function parsePermissionRule(source: string): PermissionRuleResult {
   }
   const tool = match[1] as string;
   const specifier = match[2];
-  if (specifier === undefined || specifier.trim() === '*') return { ok: true, rule: { source, tool } };
+  if (specifier === undefined || specifier.trim() === '*')
+    return { ok: true, rule: { source, tool } };
   if (specifier.trim() === '') {
     return {
       ok: false,
@@ -114,7 +115,11 @@ export function splitCommand(command: string): SplitCommand {
       index++;
       continue;
     }
-    if (char === '`' || (char === '$' && next === '(') || ((char === '<' || char === '>') && next === '('))
+    if (
+      char === '`' ||
+      (char === '$' && next === '(') ||
+      ((char === '<' || char === '>') && next === '(')
+    )
       substitutes = true;
     if (quote === '"') {
       current += char;
@@ -143,7 +148,9 @@ export function splitCommand(command: string): SplitCommand {
   parts.push(current);
   return {
     parts: parts
-      .map((part) => part.trim().replace(/^(?:[A-Za-z_][A-Za-z0-9_]*=(?:'[^']*'|"[^"]*"|\S*)\s+)+/, ''))
+      .map((part) =>
+        part.trim().replace(/^(?:[A-Za-z_][A-Za-z0-9_]*=(?:'[^']*'|"[^"]*"|\S*)\s+)+/, ''),
+      )
       .filter((part) => part !== ''),
     substitutes,
   };
