@@ -16,8 +16,8 @@ import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { compare } from './harness.ts';
-import { HookStack } from '../src/hooks/hook-stack.ts';
-import { ObservationAction } from '../src/hooks/actions.ts';
+import { HookStack } from '../src/hooks/stack/hook-stack.ts';
+import { ObservationAction } from '../src/events/index.ts';
 import { createAgent, ToolRegistry } from '../src/loop/index.ts';
 import { createScriptedModel, type ScriptedTurn } from '../src/testing.ts';
 import {

@@ -4,7 +4,8 @@
  * with zod and returns the original references (no copy of contents or blocks).
  */
 import { compare } from './harness.ts';
-import { decodeHookLLMRequest, decodeHookOutput } from '../src/wire/index.ts';
+import { decodeHookOutput } from '../src/events/index.ts';
+import { decodeHookLLMRequest } from '../src/wire/index.ts';
 
 function conversation(turns: number) {
   const contents = [];

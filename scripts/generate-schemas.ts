@@ -9,7 +9,7 @@ import { mkdir, readFile, readdir, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { settingsJsonSchema } from '../src/hook-kinds/settings/settings-schema.ts';
-import { generateJsonSchemas } from '../src/wire/json-schemas.ts';
+import { generateJsonSchemas } from '../src/events/json-schemas.ts';
 
 /** The directory the schemas are committed in. */
 export const schemasDirectory = join(dirname(fileURLToPath(import.meta.url)), '..', 'schemas');

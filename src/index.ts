@@ -46,33 +46,37 @@ export {
 
 // wire: the v2 hook envelopes, decoders, merge rules
 export {
-  HOOK_EVENT_ALIASES,
-  HOOK_EVENT_NAMES,
   WireDecodeError,
   aggregateToolChoice,
-  buildHookInput,
-  canonicalEventName,
   decodeHookLLMRequest,
   decodeHookLLMRequestOverride,
   decodeHookLLMResponse,
-  decodeHookOutput,
   decodeToolChoice,
   mergeHookLLMRequest,
   mergeLLMRequestOverrides,
   parseHookStdout,
   toHookLLMRequest,
   toHookLLMResponse,
-  type HookEventAlias,
-  type HookEventName,
-  type HookInput,
   type HookLLMRequest,
   type HookLLMRequestOverride,
   type HookLLMResponse,
-  type HookOutput,
   type HookStdout,
-  type RegisteredEventName,
   type WireDecodeResult,
 } from './wire/index.ts';
+
+// events: the catalogue's external names and each event's payload and output
+export {
+  HOOK_EVENT_ALIASES,
+  HOOK_EVENT_NAMES,
+  buildHookInput,
+  canonicalEventName,
+  decodeHookOutput,
+  type HookEventAlias,
+  type HookEventName,
+  type HookInput,
+  type HookOutput,
+  type RegisteredEventName,
+} from './events/index.ts';
 
 // hooks: the typed in-process interface, actions, HookStack, context, request patches
 export {

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import type { HookContext, HookReport, SessionInfo } from './context.ts';
-import { Scratchpad } from './scratchpad.ts';
+import type { HookContext, HookReport, SessionInfo } from '../events/context.ts';
+import { Scratchpad } from '../events/scratchpad.ts';
 
 /** Options of `createHookContext`; every field has a default suitable for tests and one-off runs. */
 export interface HookContextOptions {

@@ -1,6 +1,8 @@
 /**
- * The public surface of the hooks layer. Every export here is public API; names are exported
- * explicitly so the surface is reviewed, never grown by accident.
+ * The public surface of the hooks layer: `AgentHook`, `HookStack`, the hook context, and (from
+ * the events layer below, so a hook author needs one import) the event and action types. Every
+ * export here is public API; names are exported explicitly so the surface is reviewed, never
+ * grown by accident.
  */
 export {
   CompletionCallAction,
@@ -15,17 +17,23 @@ export {
   ToolCallAction,
   ToolResultAction,
   ToolSelectionAction,
-} from './actions.ts';
-export { HOOK_METHOD, type AgentHook, type Awaitable } from './agent-hook.ts';
-export type { HookContext, HookReport, SessionInfo } from './context.ts';
-export {
+  HOOK_METHOD,
   STEP_EVENT_KINDS,
+  Scratchpad,
+  applyRequestPatch,
+  isEmptyRequestPatch,
+  isPlainObject,
+  mergeRequestPatches,
+  scratchpadKey,
   type CompletionCallEvent,
   type CompletionResponseEvent,
+  type HookContext,
   type HookEventKind,
+  type HookReport,
   type InterruptEvent,
   type InvalidToolCallEvent,
   type InvalidToolCallReason,
+  type LastWriterWinsField,
   type ModelOutputEvent,
   type ModelSelectionEvent,
   type ModelTurnFinishedEvent,
@@ -33,8 +41,11 @@ export {
   type PreCompactEvent,
   type PromptSubmitEvent,
   type ReasoningDeltaEvent,
+  type RequestPatch,
+  type ScratchpadKey,
   type SessionEndEvent,
   type SessionEndReason,
+  type SessionInfo,
   type SessionStartEvent,
   type SessionStartSource,
   type StopEvent,
@@ -47,22 +58,15 @@ export {
   type ToolOutcome,
   type ToolResultEvent,
   type ToolSelectionEvent,
-} from './events.ts';
+} from '../events/index.ts';
+export type { AgentHook, AgentHookMethods, Awaitable } from './agent-hook.ts';
 export { createHookContext, RunHookContext, type HookContextOptions } from './hook-context.ts';
 export { HookError } from './hook-error.ts';
 export {
   HookStack,
   JOIN_SEPARATOR,
+  type HookStackMethods,
   type HookErrorPolicy,
   type HookStackOptions,
   type ToolCallResolution,
-} from './hook-stack.ts';
-export {
-  applyRequestPatch,
-  isEmptyRequestPatch,
-  isPlainObject,
-  mergeRequestPatches,
-  type LastWriterWinsField,
-  type RequestPatch,
-} from './request-patch.ts';
-export { Scratchpad, scratchpadKey, type ScratchpadKey } from './scratchpad.ts';
+} from './stack/hook-stack.ts';

@@ -15,7 +15,7 @@ import { access } from 'node:fs/promises';
 import { isAbsolute, join, resolve } from 'node:path';
 import type { GenerationSettings, LanguageModel, Message } from '../content/index.ts';
 import type { AgentHook } from '../hooks/agent-hook.ts';
-import type { HookReport } from '../hooks/context.ts';
+import type { HookReport } from '../events/context.ts';
 import {
   DEFAULT_CLOSING_HOOK_BUDGET_MS,
   DEFAULT_INVALID_TOOL_CALLS_PER_TURN,

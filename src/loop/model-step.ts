@@ -22,8 +22,8 @@ import {
   type ModelResponse,
   type ToolCallBlock,
 } from '../content/index.ts';
-import type { ModelOutputAction } from '../hooks/actions.ts';
-import { applyRequestPatch, type RequestPatch } from '../hooks/request-patch.ts';
+import type { ModelOutputAction } from '../events/index.ts';
+import { applyRequestPatch, type RequestPatch } from '../events/index.ts';
 import { CancelledError } from './loop-error.ts';
 import { isPromiseLike, type RunState, type TurnEnd, type TurnState } from './run-state.ts';
 import { enforceToolChoice, withToolChoice } from './tool-choice.ts';

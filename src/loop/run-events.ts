@@ -3,8 +3,8 @@
  * ended (`RunResult`).
  */
 import type { FinishReason, Message, Usage } from '../content/index.ts';
-import type { HookEventKind } from '../hooks/events.ts';
-import type { HookReport } from '../hooks/context.ts';
+import type { HookEventKind } from '../events/index.ts';
+import type { HookReport } from '../events/context.ts';
 
 /**
  * How a run (or one of its turns) ended:

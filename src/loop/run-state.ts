@@ -5,11 +5,11 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { FinishReason, GenerationSettings, LanguageModel, Message } from '../content/index.ts';
-import { HOOK_METHOD, type AgentHook, type Awaitable } from '../hooks/agent-hook.ts';
-import type { HookReport, SessionInfo } from '../hooks/context.ts';
-import { STEP_EVENT_KINDS, type HookEventKind } from '../hooks/events.ts';
+import type { AgentHook, Awaitable } from '../hooks/agent-hook.ts';
+import type { HookReport, SessionInfo } from '../events/context.ts';
+import { HOOK_METHOD, STEP_EVENT_KINDS, type HookEventKind } from '../events/index.ts';
 import { RunHookContext } from '../hooks/hook-context.ts';
-import { Scratchpad } from '../hooks/scratchpad.ts';
+import { Scratchpad } from '../events/index.ts';
 import { ModelCallBudget } from './budgets.ts';
 import { CancelledError } from './loop-error.ts';
 import { RunEventChannel, type RunEvent, type RunStatus } from './run-events.ts';

@@ -2,8 +2,8 @@
  * A session: one conversation, its transcript, and the runs made in it (one at a time).
  */
 import { RunHookContext } from '../hooks/hook-context.ts';
-import type { HookReport } from '../hooks/context.ts';
-import type { SessionEndReason } from '../hooks/events.ts';
+import type { HookReport } from '../events/context.ts';
+import type { SessionEndReason } from '../events/index.ts';
 import { LoopError } from './loop-error.ts';
 import type { RunEvent, RunHandle, RunResult, RunStatus } from './run-events.ts';
 import {

@@ -14,10 +14,10 @@ import type {
   ToolCallBlock,
   ToolResponseBlock,
 } from '../content/index.ts';
-import type { InvalidToolCallAction, ToolCallAction } from '../hooks/actions.ts';
+import type { InvalidToolCallAction, ToolCallAction } from '../events/index.ts';
 import type { Awaitable } from '../hooks/agent-hook.ts';
-import type { HookContext } from '../hooks/context.ts';
-import type { InvalidToolCallReason, ToolCallEvent } from '../hooks/events.ts';
+import type { HookContext } from '../events/context.ts';
+import type { InvalidToolCallReason, ToolCallEvent } from '../events/index.ts';
 import { CancelledError, LoopError } from './loop-error.ts';
 import type { RunState, TurnEnd, TurnState } from './run-state.ts';
 import { ToolRegistry } from './tool-registry.ts';

@@ -9,7 +9,7 @@ import { createWriteStream, type WriteStream } from 'node:fs';
 import { mkdir, open, readFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import type { Message } from '../content/index.ts';
-import type { HookReport } from '../hooks/context.ts';
+import type { HookReport } from '../events/context.ts';
 import type { RunStatus } from './run-events.ts';
 
 /** Transcript format version, in the `session-start` record. */

@@ -1,17 +1,8 @@
 /**
  * The hook wire: v2 envelopes over neutral content, their decoders (by reference, never
- * throwing), merge and tool-choice aggregation rules, hook stdin/stdout payloads and the zod
- * schemas the committed JSON Schemas are generated from. Every export here is public API.
+ * throwing), merge and tool-choice aggregation rules, the fields every hook output shares
+ * and the zod schemas of the envelopes. Each event's own payload and output live in `src/events/`. Every export here is public API.
  */
-export {
-  HOOK_EVENT_ALIASES,
-  HOOK_EVENT_NAMES,
-  MATCHER_TARGET,
-  canonicalEventName,
-  type HookEventAlias,
-  type HookEventName,
-  type RegisteredEventName,
-} from './event-names.ts';
 export {
   WireDecodeError,
   jsonPath,
@@ -58,31 +49,10 @@ export {
 } from './llm-response.ts';
 export { mergeHookLLMRequest, mergeLLMRequestOverrides } from './merge-request.ts';
 export {
-  PERMISSION_DECISIONS,
   RAW_HOOK_DECISIONS,
-  decodeHookOutput,
-  hookOutputSchema,
-  hookOutputSchemas,
+  hookOutputCommonShape,
   normalizeDecision,
-  type CanonicalEventOf,
   type HookDecision,
-  type HookOutput,
-  type HookSpecificOutputMap,
-  type PermissionDecision,
   type RawHookDecision,
-} from './hook-output.ts';
+} from './hook-decision.ts';
 export { parseHookStdout, type HookStdout } from './hook-stdout.ts';
-export {
-  PRE_COMPACT_TRIGGERS,
-  SESSION_END_REASONS,
-  SESSION_START_SOURCES,
-  buildHookInput,
-  hookInputSchemas,
-  type AnyHookInput,
-  type HookInput,
-  type HookInputBase,
-  type HookInputContext,
-  type HookInputFieldsMap,
-  type McpContext,
-} from './hook-input.ts';
-export { generateJsonSchemas } from './json-schemas.ts';

@@ -5,7 +5,7 @@
  */
 import { readFileSync, watch } from 'node:fs';
 import { Ajv2020 } from 'ajv/dist/2020.js';
-import { canonicalEventName } from '../../src/wire/index.ts';
+import { canonicalEventName } from '../../src/events/index.ts';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';

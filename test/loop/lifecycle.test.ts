@@ -3,7 +3,7 @@
  * above all the Stop / StopFailure / Interrupt rules and races of seeds/004.
  */
 import { describe, expect, it } from 'vitest';
-import { StopAction } from '../../src/hooks/actions.ts';
+import { StopAction } from '../../src/events/index.ts';
 import { ModelError } from '../../src/content/index.ts';
 import {
   callTools,

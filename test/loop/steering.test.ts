@@ -13,7 +13,7 @@ import {
   ToolCallAction,
   ToolResultAction,
   ToolSelectionAction,
-} from '../../src/hooks/actions.ts';
+} from '../../src/events/index.ts';
 import type { Message } from '../../src/content/index.ts';
 import type { Tool } from '../../src/loop/tool.ts';
 import { historyOf, type TranscriptRecord } from '../../src/loop/index.ts';

@@ -6,9 +6,9 @@ import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ContentBlock, FinishReason } from '../../src/content/index.ts';
-import { HOOK_METHOD, type AgentHook } from '../../src/hooks/agent-hook.ts';
-import type { HookEventKind } from '../../src/hooks/events.ts';
-import { HookStack } from '../../src/hooks/hook-stack.ts';
+import type { AgentHook } from '../../src/hooks/agent-hook.ts';
+import { HOOK_METHOD, type HookEventKind } from '../../src/events/index.ts';
+import { HookStack } from '../../src/hooks/stack/hook-stack.ts';
 import {
   createAgent,
   type AgentOptions,

@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { createAgent } from '../../src/loop/index.ts';
 import { createScriptedModel, loadScriptedModel } from '../../src/testing.ts';
 import { callTools, collect, loggingHook, say, start, SURFACES } from './support.ts';
-import { HookStack } from '../../src/hooks/hook-stack.ts';
+import { HookStack } from '../../src/hooks/stack/hook-stack.ts';
 import { ModelError } from '../../src/content/index.ts';
 
 describe.each(SURFACES)('sessions and transcripts ($name)', ({ streaming }) => {

@@ -1,11 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { fireCommandHooks } from '../../hook-kinds/command/index.ts';
-import {
-  HOOK_EVENT_ALIASES,
-  HOOK_EVENT_NAMES,
-  canonicalEventName,
-} from '../../wire/event-names.ts';
+import { HOOK_EVENT_ALIASES, HOOK_EVENT_NAMES, canonicalEventName } from '../../events/index.ts';
 import { CliError } from '../cli-error.ts';
 import { parseJsonObjectInput } from '../json-input.ts';
 import { readStdin } from '../read-stdin.ts';

@@ -1,43 +1,20 @@
 /**
  * Combines the outcomes of one settings group's hooks in configuration order — never in the
- * order the processes finished — with the rules of the design brief's "Composition" table.
+ * order the processes finished — with the rules of the design brief's "Composition" table and
+ * what the event lets an external hook do (`ExternalPowers`, stated by each event module).
  */
 import type { ToolChoice } from '../../content/index.ts';
-import type {
-  HookEventName,
-  HookLLMRequestOverride,
-  HookLLMResponseOverride,
-} from '../../wire/index.ts';
+import {
+  applyToolInputRewrite,
+  externalSide,
+  type CombinedOutcome,
+  type HookEventName,
+} from '../../events/index.ts';
+import type { HookLLMRequestOverride, HookLLMResponseOverride } from '../../wire/index.ts';
 import { aggregateToolChoice, mergeLLMRequestOverrides } from '../../wire/index.ts';
-import { DENY_EVENTS, STOP_EVENTS, TEXT_IS_CONTEXT, type HookRunOutcome } from './hook-run.ts';
-import { isJsonObject } from '../../wire/json-object.ts';
+import type { HookRunOutcome } from './hook-run.ts';
 
-/** The combined outcome of a group (or of several groups) for one event. */
-export interface CombinedOutcome {
-  /** Any hook denied (top-level `decision`, `permissionDecision`, exit 2, fail-closed). */
-  readonly denied: boolean;
-  /** The denying hooks' reasons, in configuration order. */
-  readonly denyReasons: readonly string[];
-  /** Any hook said `continue: false`. */
-  readonly stopped: boolean;
-  readonly stopReasons: readonly string[];
-  readonly systemMessages: readonly string[];
-  readonly additionalContexts: readonly string[];
-  readonly suppressOutput: boolean;
-  /** PreToolUse: the arguments after every rewrite, applied in configuration order. */
-  readonly toolInput?: unknown;
-  /** BeforeModel: the hooks' `llm_request` overrides combined (later hook wins per field). */
-  readonly llmRequest?: HookLLMRequestOverride;
-  /** BeforeModel (synthetic response) / AfterModel (replacement): the last hook's `llm_response`. */
-  readonly llmResponse?: HookLLMResponseOverride;
-  /** BeforeToolSelection: none > required > auto; allowlists intersect. */
-  readonly toolChoice?: ToolChoice;
-  /** PostToolUse: the last hook's replacement of what the model sees, when any hook gave one. */
-  readonly toolOutput?: { readonly value: unknown };
-  /** Stop (Gemini `clearContext`). */
-  readonly clearContext: boolean;
-  readonly warnings: readonly string[];
-}
+export type { CombinedOutcome } from '../../events/index.ts';
 
 interface Specific {
   readonly additionalContext?: string;
@@ -51,18 +28,6 @@ interface Specific {
 }
 
 /**
- * Applies one hook's argument rewrite: `tool_input` merges over the arguments (Gemini CLI),
- * `updatedInput` replaces them (Claude Code).
- */
-export function applyToolInputRewrite(args: unknown, specific: Specific | undefined): unknown {
-  if (specific === undefined) return args;
-  if (specific.updatedInput !== undefined) return specific.updatedInput;
-  if (specific.tool_input !== undefined)
-    return { ...(isJsonObject(args) ? args : {}), ...specific.tool_input };
-  return args;
-}
-
-/**
  * Combines outcomes given in configuration order. `toolInput` is the input the first hook saw
  * (PreToolUse arguments); rewrites apply over it in order, so a later hook's rewrite wins.
  */
@@ -71,6 +36,7 @@ export function combineOutcomes(
   outcomes: readonly HookRunOutcome[],
   toolInput?: unknown,
 ): CombinedOutcome {
+  const can = externalSide(event).can;
   const denyReasons: string[] = [];
   const stopReasons: string[] = [];
   const systemMessages: string[] = [];
@@ -92,21 +58,21 @@ export function combineOutcomes(
       // A guard that cannot answer denies what it guards. Where the event has no denial, the
       // closest safe outcome stands in: no tools for tool selection, stopping the run for the
       // advisory events that can stop it.
-      if (DENY_EVENTS.has(event)) denyReasons.push(outcome.denial);
-      else if (event === 'BeforeToolSelection') toolChoices.push({ mode: 'none' });
-      else if (STOP_EVENTS.has(event)) {
+      if (can.failClosed === 'deny') denyReasons.push(outcome.denial);
+      else if (can.failClosed === 'no-tools') toolChoices.push({ mode: 'none' });
+      else if (can.failClosed === 'stop') {
         stopped = true;
         stopReasons.push(outcome.denial);
       } else warnings.push(outcome.denial);
     }
     if (outcome.text !== undefined)
-      (TEXT_IS_CONTEXT.has(event) ? additionalContexts : systemMessages).push(outcome.text);
+      (can.textIsContext ? additionalContexts : systemMessages).push(outcome.text);
     const output = outcome.output;
     if (output === undefined) continue;
     if (output.systemMessage !== undefined) systemMessages.push(output.systemMessage);
     if (output.suppressOutput === true) suppressOutput = true;
     if (output.continue === false) {
-      if (STOP_EVENTS.has(event)) {
+      if (can.stop) {
         stopped = true;
         stopReasons.push(
           output.stopReason ?? output.reason ?? `stopped by hook "${outcome.hook.name}"`,
@@ -116,7 +82,7 @@ export function combineOutcomes(
           `hook "${outcome.hook.name}" said continue: false, which ${event} ignores (it is advisory)`,
         );
     }
-    if (output.decision === 'deny' && !DENY_EVENTS.has(event))
+    if (output.decision === 'deny' && !can.deny)
       warnings.push(
         `hook "${outcome.hook.name}" denied, but ${event} cannot be denied (it is advisory)`,
       );

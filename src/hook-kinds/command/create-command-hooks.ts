@@ -1,7 +1,7 @@
+import { HOOK_EVENT_NAMES } from '../../events/index.ts';
 import type { AgentHook } from '../../hooks/agent-hook.ts';
 import { commandHookForGroup, type CommandHookOptions } from './command-hook.ts';
 import type { EffectiveSettings } from '../settings/index.ts';
-import { HOOK_EVENT_NAMES } from '../../wire/index.ts';
 
 /**
  * One `AgentHook` per settings group, in merge order (managed, user, project, local, extra;

@@ -4,23 +4,24 @@
  * `HookStack` of the adapted groups — and reports the combined outcome as one JSON object.
  */
 import { randomUUID } from 'node:crypto';
-import type { Message, ModelRequest, ModelResponse, ToolDeclaration } from '../../content/index.ts';
 import { HookwireError } from '../../content/index.ts';
 import {
   HOOK_EVENT_NAMES,
   canonicalEventName,
+  externalDefinition,
   hookInputSchemas,
-  mergeLLMRequestOverrides,
+  type Awaitable,
+  type CombinedOutcome as Combined,
+  type HookContext,
   type HookEventName,
-} from '../../wire/index.ts';
+} from '../../events/index.ts';
 import { createHookContext } from '../../hooks/hook-context.ts';
-import { HookStack } from '../../hooks/hook-stack.ts';
+import { HookStack } from '../../hooks/stack/hook-stack.ts';
 import type { CombinedOutcome } from './combine-outcomes.ts';
 import { commandHookForGroup } from './command-hook.ts';
 import type { HookRunRecord } from './hook-run.ts';
 import type { CommandRunner } from './runner/index.ts';
 import { hookGroupsFor, type EffectiveSettings } from '../settings/index.ts';
-import { isJsonObject } from '../../wire/json-object.ts';
 
 /** One hook run in the output of `hookwire hooks fire`. */
 export type FireHookEntry = Omit<HookRunRecord, 'event' | 'detail'>;
@@ -53,14 +54,6 @@ export interface FireCommandHooksOptions {
 
 function inputError(message: string): HookwireError {
   return new HookwireError('hook_input_invalid', message);
-}
-
-function lastHumanPrompt(contents: readonly Message[]): Message {
-  for (let index = contents.length - 1; index >= 0; index--) {
-    const candidate = contents[index];
-    if (candidate?.speaker === 'human') return candidate;
-  }
-  return { speaker: 'human', blocks: [] };
 }
 
 function joined(parts: readonly string[]): string | null {
@@ -126,12 +119,7 @@ export async function fireCommandHooks(
       cwd: complete.cwd,
     },
   });
-  const specific = await dispatch(stack, context, event, complete);
-
-  if (event === 'BeforeModel' && !('llm_response' in specific)) {
-    const override = mergeLLMRequestOverrides(outcomes.map((outcome) => outcome.llmRequest));
-    if (override !== undefined) specific['llm_request'] = override;
-  }
+  const specific = await dispatch(stack, context, event, complete, outcomes);
   const denyReasons = outcomes.flatMap((outcome) => outcome.denyReasons);
   const stopReasons = outcomes.flatMap((outcome) => outcome.stopReasons);
   return {
@@ -159,118 +147,26 @@ export async function fireCommandHooks(
   };
 }
 
-/** Dispatches the payload as its in-process event and returns what the outcome changes. */
+/**
+ * Dispatches the payload as its in-process event (`external.fromPayload`) and returns what the
+ * stack's action changes, in the event's output fields (`external.describeAction`).
+ */
 async function dispatch(
   stack: HookStack,
-  context: ReturnType<typeof createHookContext>,
+  context: HookContext,
   event: HookEventName,
   payload: Readonly<Record<string, unknown>>,
+  outcomes: readonly Combined[],
 ): Promise<Record<string, unknown>> {
-  const field = (name: string): unknown => payload[name];
-  switch (event) {
-    case 'PreToolUse': {
-      const args = field('tool_input');
-      const resolution = await stack.resolveToolCall(context, {
-        toolName: field('tool_name') as string,
-        toolCallId: field('tool_call_id') as string,
-        args,
-        originalArgs: args,
-      });
-      return resolution.rewritten ? { tool_input: resolution.args } : {};
-    }
-    case 'PostToolUse': {
-      const result = field('tool_response');
-      const action = await stack.onToolResult(context, {
-        toolName: field('tool_name') as string,
-        toolCallId: field('tool_call_id') as string,
-        args: field('tool_input'),
-        presentation: result,
-        raw: { result },
-        skipped: false,
-      });
-      return action.kind === 'rewrite' ? { updatedToolOutput: action.presentation } : {};
-    }
-    case 'PostToolUseFailure':
-      await stack.onToolFailure(context, {
-        toolName: field('tool_name') as string,
-        toolCallId: field('tool_call_id') as string,
-        args: field('tool_input'),
-        error: field('error') as string,
-      });
-      return {};
-    case 'BeforeModel': {
-      const request = field('llm_request') as ModelRequest;
-      const action = await stack.onCompletionCall(context, {
-        prompt: lastHumanPrompt(request.contents),
-        history: request.contents,
-        turn: 1,
-        request,
-      });
-      if (action.kind === 'respond') return { llm_response: { version: 2, ...action.response } };
-      // A patch is reported in the wire's own terms below, from the hooks' llm_request outputs.
-      return {};
-    }
-    case 'BeforeToolSelection': {
-      const request = field('llm_request') as ModelRequest & { tools: readonly ToolDeclaration[] };
-      const action = await stack.onToolSelection(context, {
-        request,
-        tools: request.tools,
-        toolChoice: request.settings?.toolChoice,
-      });
-      return action.kind === 'choose' ? { toolChoice: action.toolChoice } : {};
-    }
-    case 'AfterModel': {
-      const response = field('llm_response') as ModelResponse;
-      const action = await stack.onModelOutput(context, {
-        request: field('llm_request') as ModelRequest,
-        response,
-        isChunk: false,
-        isTerminal: true,
-      });
-      return action.kind === 'replace' ? { llm_response: { version: 2, ...action.response } } : {};
-    }
-    case 'UserPromptSubmit':
-      await stack.onPromptSubmit(context, { prompt: field('prompt') as string });
-      return {};
-    case 'SessionStart':
-      await stack.onSessionStart(context, { source: field('source') as never });
-      return {};
-    case 'Stop': {
-      const action = await stack.onStop(context, {
-        stopHookActive: field('stop_hook_active') as boolean,
-        prompt: field('prompt') as string,
-        promptResponse: field('prompt_response') as string,
-        continuations: 0,
-        continuationBudget: 1,
-      });
-      return action.kind === 'block' ? { continueWith: action.reason } : {};
-    }
-    case 'StopFailure':
-      await stack.onStopFailure(context, {
-        error: field('error') as string,
-        finishReason: undefined,
-        rawStopReason: undefined,
-        prompt: (field('prompt') as string | undefined) ?? '',
-      });
-      return {};
-    case 'Interrupt':
-      await stack.onInterrupt(context, { prompt: (field('prompt') as string | undefined) ?? '' });
-      return {};
-    case 'PreCompact':
-      await stack.onPreCompact(context, {
-        trigger: field('trigger') as never,
-        customInstructions: field('custom_instructions') as string | undefined,
-      });
-      return {};
-    case 'Notification':
-      await stack.onNotification(context, {
-        notificationType: field('notification_type') as string,
-        message: field('message') as string,
-        details: isJsonObject(payload['details']) ? payload['details'] : undefined,
-      });
-      return {};
-    case 'SessionEnd':
-      await stack.onSessionEnd(context, { reason: field('reason') as never });
-      return {};
-  }
+  const definition = externalDefinition(event);
+  // One event's view, widened: the event is only known at run time.
+  const external = definition.external as {
+    fromPayload(payload: unknown): unknown;
+    describeAction(action: unknown, outcomes: readonly Combined[]): Record<string, unknown>;
+  };
+  const handlers = stack as unknown as Readonly<
+    Record<string, (context: HookContext, event: unknown) => Awaitable<unknown>>
+  >;
+  const action = await handlers[definition.method]?.(context, external.fromPayload(payload));
+  return external.describeAction(action, outcomes);
 }

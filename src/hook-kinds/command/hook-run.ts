@@ -2,8 +2,14 @@
  * One command hook's run, as reported to `hookwire hooks fire`, `stream-json` and the
  * `onHookRun` callback, and its interpretation under the protocol of the design brief.
  */
-import type { HookEventName, HookOutput, RegisteredEventName } from '../../wire/index.ts';
-import { decodeHookOutput, parseHookStdout } from '../../wire/index.ts';
+import {
+  decodeHookOutput,
+  externalSide,
+  type HookEventName,
+  type HookOutput,
+  type RegisteredEventName,
+} from '../../events/index.ts';
+import { parseHookStdout } from '../../wire/index.ts';
 import type { CommandResult } from './runner/index.ts';
 import type { CommandHookConfig } from '../settings/index.ts';
 import { formatDuration } from '../settings/index.ts';
@@ -32,39 +38,6 @@ export interface HookRunRecord {
   /** Why the run is not `ok`, when it is not (the warning or the failure). */
   readonly detail?: string;
 }
-
-/** The events on which a denial means something (the rest are advisory or observe-only). */
-export const DENY_EVENTS: ReadonlySet<HookEventName> = new Set([
-  'UserPromptSubmit',
-  'BeforeModel',
-  'AfterModel',
-  'PreToolUse',
-  'PostToolUse',
-  'Stop',
-]);
-
-/**
- * The events on which `continue: false` stops the run: those whose in-process action has a
- * `stop` (one event model: a command hook steers exactly as an in-process hook can). The
- * observe-only events (StopFailure, Interrupt, Notification, SessionEnd) ignore it, with a warning.
- */
-export const STOP_EVENTS: ReadonlySet<HookEventName> = new Set([
-  'SessionStart',
-  'PreCompact',
-  'UserPromptSubmit',
-  'BeforeModel',
-  'AfterModel',
-  'PreToolUse',
-  'PostToolUse',
-  'PostToolUseFailure',
-  'Stop',
-]);
-
-/** The events whose plain-text stdout is context for the model (a message everywhere else). */
-export const TEXT_IS_CONTEXT: ReadonlySet<HookEventName> = new Set([
-  'UserPromptSubmit',
-  'SessionStart',
-]);
 
 /** What one hook run means for the event it ran for. */
 export interface HookRunOutcome {
@@ -137,7 +110,7 @@ export function interpretRun(
     return failure('error', `is not executable (exit 126)${stderrTail(result)}`);
   if (result.exitCode === BLOCKING_EXIT) {
     const reason = result.stderr.trim() || `blocked by ${label} (exit 2, no reason on stderr)`;
-    if (!DENY_EVENTS.has(event))
+    if (!externalSide(event).can.deny)
       return {
         hook,
         record: { ...base, status: 'warning', detail: 'exit 2 cannot block this event' },
@@ -173,16 +146,17 @@ export function interpretRun(
 }
 
 function deniedBy(event: HookEventName, output: HookOutput, label: string): string | undefined {
+  // Only PreToolUse's output schema admits `permissionDecision`.
   const specific = output.hookSpecificOutput as
     { permissionDecision?: string; permissionDecisionReason?: string } | undefined;
-  if (event === 'PreToolUse' && specific?.permissionDecision !== undefined) {
+  if (specific?.permissionDecision !== undefined) {
     if (specific.permissionDecision === 'deny')
       return specific.permissionDecisionReason ?? output.reason ?? `denied by ${label}`;
     // `ask` needs a person; hookwire runs headless, so the call is denied and the reason says why.
     if (specific.permissionDecision === 'ask')
       return `${specific.permissionDecisionReason ?? output.reason ?? `${label} asks for approval`} (approval required, and hookwire runs without an interactive user: denied)`;
   }
-  if (output.decision === 'deny' && DENY_EVENTS.has(event))
+  if (output.decision === 'deny' && externalSide(event).can.deny)
     return output.reason ?? `denied by ${label} (no reason given)`;
   return undefined;
 }

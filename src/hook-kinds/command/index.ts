@@ -2,14 +2,17 @@
  * Command hooks: settings, the supervised runner, and the adapter that turns each settings group
  * into an `AgentHook`. Every export here is public API.
  */
+export { combineOutcomes, type CombinedOutcome } from './combine-outcomes.ts';
 export {
-  combineOutcomes,
+  DENY_EVENTS,
+  STOP_EVENTS,
+  TEXT_IS_CONTEXT,
   applyToolInputRewrite,
-  type CombinedOutcome,
-} from './combine-outcomes.ts';
+} from '../../events/index.ts';
 export {
   EVENT_KIND,
   commandHookForGroup,
+  groupName,
   requestPatchFromOverride,
   responseFromOverride,
   type CommandHookOptions,
@@ -22,9 +25,6 @@ export {
   type FireResult,
 } from './fire-command-hooks.ts';
 export {
-  DENY_EVENTS,
-  STOP_EVENTS,
-  TEXT_IS_CONTEXT,
   interpretRun,
   type HookRunOutcome,
   type HookRunRecord,

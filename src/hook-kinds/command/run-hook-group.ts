@@ -3,13 +3,8 @@
  * `sequential: true`, one after another with each seeing the input as rewritten by the ones
  * before it. Either way the outcomes are combined in configuration order.
  */
-import type { ModelRequest } from '../../content/index.ts';
-import { mergeHookLLMRequest } from '../../wire/index.ts';
-import {
-  applyToolInputRewrite,
-  combineOutcomes,
-  type CombinedOutcome,
-} from './combine-outcomes.ts';
+import { externalSide } from '../../events/index.ts';
+import { combineOutcomes, type CombinedOutcome } from './combine-outcomes.ts';
 import { interpretRun, type HookRunOutcome, type HookRunRecord } from './hook-run.ts';
 import type { CommandRunner } from './runner/index.ts';
 import type { HookGroupConfig } from '../settings/index.ts';
@@ -75,32 +70,11 @@ function rewrittenPayload(
   outcome: HookRunOutcome,
 ): Payload {
   const specific = outcome.output?.hookSpecificOutput as Record<string, unknown> | undefined;
+  const external: {
+    chainPayload?(payload: Payload, specific: Payload): Payload;
+  } = externalSide(group.event) as never;
   if (specific === undefined) return payload;
-  switch (group.event) {
-    case 'PreToolUse': {
-      const args = applyToolInputRewrite(payload['tool_input'], specific);
-      return args === payload['tool_input'] ? payload : { ...payload, tool_input: args };
-    }
-    case 'BeforeModel': {
-      if (specific['llm_request'] === undefined) return payload;
-      const request = payload['llm_request'] as ModelRequest;
-      return { ...payload, llm_request: mergeHookLLMRequest(request, specific['llm_request']) };
-    }
-    case 'AfterModel': {
-      const replacement = specific['llm_response'];
-      if (replacement === undefined) return payload;
-      return {
-        ...payload,
-        llm_response: { ...(payload['llm_response'] as object), ...replacement },
-      };
-    }
-    case 'PostToolUse':
-      return 'updatedToolOutput' in specific
-        ? { ...payload, tool_response: specific['updatedToolOutput'] }
-        : payload;
-    default:
-      return payload;
-  }
+  return external.chainPayload?.(payload, specific) ?? payload;
 }
 
 /** Runs the group's hooks for `payload` (the complete stdin object) and combines the outcomes. */
@@ -110,7 +84,8 @@ export async function runHookGroup(
   options: HookGroupRunOptions,
 ): Promise<HookGroupRun> {
   const env = hookEnvironment(options);
-  const toolInput = group.event === 'PreToolUse' ? payload['tool_input'] : undefined;
+  // The arguments the first hook saw, for argument rewrites (only PreToolUse admits them).
+  const toolInput = payload['tool_input'];
   let outcomes: HookRunOutcome[];
   if (!group.sequential || group.hooks.length === 1) {
     // Serialised once for every hook of the group: they all see the same input.

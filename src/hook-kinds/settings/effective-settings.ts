@@ -1,4 +1,4 @@
-import type { HookEventName } from '../../wire/event-names.ts';
+import type { HookEventName } from '../../events/index.ts';
 import type { CommandHookConfig, HookGroupConfig } from './hook-config.ts';
 import type { ParsedSettingsFile } from './parse-settings-text.ts';
 import type { SettingsLayer } from './settings-layer.ts';

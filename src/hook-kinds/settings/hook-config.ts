@@ -1,4 +1,4 @@
-import type { HookEventName, RegisteredEventName } from '../../wire/event-names.ts';
+import type { HookEventName, RegisteredEventName } from '../../events/index.ts';
 import type { CompiledMatcher } from './matcher.ts';
 import type { SettingsLayer } from './settings-layer.ts';
 

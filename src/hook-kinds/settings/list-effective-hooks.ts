@@ -2,7 +2,7 @@ import {
   HOOK_EVENT_NAMES,
   type HookEventName,
   type RegisteredEventName,
-} from '../../wire/event-names.ts';
+} from '../../events/index.ts';
 import { formatDuration } from './duration.ts';
 import type { EffectiveSettings } from './effective-settings.ts';
 import type { CommandHookConfig, HookGroupConfig } from './hook-config.ts';

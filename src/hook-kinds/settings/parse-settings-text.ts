@@ -1,9 +1,10 @@
 import {
   HOOK_EVENT_NAMES,
   MATCHER_TARGET,
+  OBSERVE_ONLY_EVENTS,
   canonicalEventName,
   type RegisteredEventName,
-} from '../../wire/event-names.ts';
+} from '../../events/index.ts';
 import { DEFAULT_TIMEOUT_MS, parseTimeout } from './duration.ts';
 import type { CommandHookConfig, HookGroupConfig } from './hook-config.ts';
 import { findJsonSyntaxError } from './json-syntax-error.ts';
@@ -131,14 +132,6 @@ export function readSettingsText(text: string, origin: SettingsTextOrigin): Sett
  * and checks what the schema cannot: timeouts, matchers. Returns the groups; they are only
  * used when no issue was found at all.
  */
-/** Events a hook can only observe: `failClosed` on them is a configuration error. */
-const OBSERVE_ONLY_EVENTS: ReadonlySet<string> = new Set([
-  'StopFailure',
-  'Interrupt',
-  'Notification',
-  'SessionEnd',
-]);
-
 function checkSemantics(
   raw: unknown,
   origin: SettingsTextOrigin,

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { HOOK_EVENT_NAMES, canonicalEventName } from '../../wire/event-names.ts';
+import { HOOK_EVENT_NAMES, canonicalEventName } from '../../events/index.ts';
 import { describeType } from './duration.ts';
 import { closestName } from './edit-distance.ts';
 import { KNOWN_FIELDS } from './settings-schema.ts';

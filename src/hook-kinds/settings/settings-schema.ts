@@ -4,7 +4,7 @@ import {
   HOOK_EVENT_NAMES,
   MATCHER_TARGET,
   type RegisteredEventName,
-} from '../../wire/event-names.ts';
+} from '../../events/index.ts';
 import { DURATION_PATTERN } from './duration.ts';
 
 /**

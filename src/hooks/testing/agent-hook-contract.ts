@@ -17,11 +17,11 @@ import {
   StopAction,
   ToolCallAction,
   ToolResultAction,
-} from '../actions.ts';
+} from '../../events/index.ts';
 import type { AgentHook } from '../agent-hook.ts';
-import type { ToolCallEvent, ToolResultEvent } from '../events.ts';
+import type { ToolCallEvent, ToolResultEvent } from '../../events/index.ts';
 import { createHookContext } from '../hook-context.ts';
-import { HookStack } from '../hook-stack.ts';
+import { HookStack } from '../stack/hook-stack.ts';
 import {
   ContractLog,
   type ContractEvent,

@@ -12,7 +12,7 @@ import {
   StopAction,
   ToolCallAction,
   ToolResultAction,
-} from '../actions.ts';
+} from '../../events/index.ts';
 import type { AgentHook } from '../agent-hook.ts';
 
 /** The events the contract covers, by their external (command-hook) names. */

@@ -1,10 +1,10 @@
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { describe, expect, it } from 'vitest';
-import { HOOK_EVENT_NAMES, type HookEventName } from './event-names.ts';
-import { buildHookInput, hookInputSchemas, type HookInputFieldsMap } from './hook-input.ts';
+import { toHookLLMRequest } from '../wire/llm-request.ts';
+import { toHookLLMResponse } from '../wire/llm-response.ts';
+import { HOOK_EVENT_NAMES, type HookEventName, type HookInputFieldsMap } from './catalogue.ts';
+import { buildHookInput, hookInputSchemas } from './hook-input.ts';
 import { generateJsonSchemas } from './json-schemas.ts';
-import { toHookLLMRequest } from './llm-request.ts';
-import { toHookLLMResponse } from './llm-response.ts';
 
 const context = {
   session_id: 'session-1',

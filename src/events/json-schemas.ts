@@ -1,9 +1,9 @@
 import { z } from 'zod';
-import { HOOK_EVENT_NAMES } from './event-names.ts';
+import { hookLLMRequestInputSchema } from '../wire/llm-request.ts';
+import { hookLLMResponseInputSchema } from '../wire/llm-response.ts';
+import { HOOK_EVENT_NAMES } from './catalogue.ts';
 import { hookInputSchemas } from './hook-input.ts';
 import { hookOutputSchema, hookOutputSchemas } from './hook-output.ts';
-import { hookLLMRequestInputSchema } from './llm-request.ts';
-import { hookLLMResponseInputSchema } from './llm-response.ts';
 
 function render(schema: z.ZodType, title?: string): string {
   const generated = z.toJSONSchema(schema, { target: 'draft-2020-12', unrepresentable: 'throw' });
@@ -12,10 +12,10 @@ function render(schema: z.ZodType, title?: string): string {
 }
 
 /**
- * Every JSON Schema file of `schemas/`, keyed by file name, generated from the wire's zod
- * schemas (draft 2020-12, 2-space JSON and a final newline). Pure: the same code gives the same
- * text, so `scripts/generate-schemas.ts --check` and a test can compare it with the committed
- * files.
+ * Every JSON Schema file of `schemas/` but the settings schema, keyed by file name, generated
+ * from the catalogue's zod schemas (draft 2020-12, 2-space JSON and a final newline). Pure: the
+ * same code gives the same text, so `scripts/generate-schemas.ts --check` and a test can compare
+ * it with the committed files.
  */
 export function generateJsonSchemas(): ReadonlyMap<string, string> {
   const files = new Map<string, string>();

@@ -1,0 +1,157 @@
+/**
+ * What a command hook prints on stdout (exit 0), per event: the common fields of Claude Code and
+ * Gemini CLI (`wire/hook-decision.ts`) and each event's `hookSpecificOutput` (stated by each
+ * event module, `external.output`). Every object is strict: a field hookwire does not read, a
+ * field of another event, or a wrongly typed value is an error with its JSON path (surfaced
+ * upstream as a warning), never silently ignored.
+ */
+import { z } from 'zod';
+import {
+  hookOutputCommonShape,
+  normalizeDecision,
+  type HookDecision,
+  type RawHookDecision,
+} from '../wire/hook-decision.ts';
+import { isJsonObject } from '../wire/json-object.ts';
+import {
+  failure,
+  jsonPath,
+  toWireIssues,
+  type WireDecodeResult,
+  type WireIssue,
+} from '../wire/wire-decode-error.ts';
+import {
+  HOOK_EVENT_NAMES,
+  canonicalEventName,
+  externalSide,
+  registeredNames,
+  type CanonicalEventOf,
+  type HookEventName,
+  type HookSpecificOutputMap,
+  type RegisteredEventName,
+} from './catalogue.ts';
+
+function specificSchema(event: HookEventName) {
+  const names = registeredNames(event);
+  return z.strictObject({
+    hookEventName: z
+      .enum(names, {
+        error: (issue) =>
+          `hookEventName ${JSON.stringify(issue.input)} does not match the event this hook ran for (${names.join(' or ')})`,
+      })
+      .optional(),
+    ...externalSide(event).output,
+  });
+}
+
+function outputSchema(event: HookEventName) {
+  return z
+    .strictObject({
+      ...hookOutputCommonShape,
+      hookSpecificOutput: specificSchema(event).optional(),
+    })
+    .meta({ title: `hookwire ${event} hook output` });
+}
+
+/** The output schema of each event, keyed by canonical name. */
+export const hookOutputSchemas = Object.fromEntries(
+  HOOK_EVENT_NAMES.map((event) => [event, outputSchema(event)]),
+) as { readonly [E in HookEventName]: ReturnType<typeof outputSchema> };
+
+/** Any event's output (for documentation and editors; decode with the event's own schema). */
+export const hookOutputSchema = z
+  .strictObject({
+    ...hookOutputCommonShape,
+    hookSpecificOutput: z.union(HOOK_EVENT_NAMES.map((event) => specificSchema(event))).optional(),
+  })
+  .meta({ title: 'hookwire hook output (any event)' });
+
+// Which events accept each hookSpecificOutput field, to explain a field written for the wrong event.
+const eventsByField = new Map<string, HookEventName[]>();
+for (const event of HOOK_EVENT_NAMES)
+  for (const field of Object.keys(externalSide(event).output)) {
+    const events = eventsByField.get(field) ?? [];
+    events.push(event);
+    eventsByField.set(field, events);
+  }
+
+/** A decoded hook output of event `E`. Nested values (requests, responses, arguments) are the hook's own objects. */
+export interface HookOutput<E extends HookEventName = HookEventName> {
+  readonly continue?: boolean;
+  readonly stopReason?: string;
+  readonly suppressOutput?: boolean;
+  readonly systemMessage?: string;
+  /** Normalised: `approve` → `allow`, `block` → `deny`. */
+  readonly decision?: HookDecision;
+  /** The decision exactly as the hook wrote it. */
+  readonly rawDecision?: RawHookDecision;
+  readonly reason?: string;
+  readonly hookSpecificOutput?: HookSpecificOutputMap[E] & { readonly hookEventName?: string };
+}
+
+/**
+ * Decodes what a hook printed for `event` (canonical name or alias). Unknown fields, fields of
+ * another event and wrongly typed values are errors with their JSON path. The decoded form
+ * normalises `decision` (keeping `rawDecision`) and the event's own field aliases (e.g. the
+ * PostToolUse output names); everything else is the hook's own values, by reference.
+ */
+export function decodeHookOutput<N extends RegisteredEventName>(
+  event: N,
+  value: unknown,
+): WireDecodeResult<HookOutput<CanonicalEventOf<N>>> {
+  const canonical = canonicalEventName(event);
+  const subject = `${event} hook output`;
+  if (canonical === undefined)
+    return failure(subject, [{ path: '$', message: `unknown event ${JSON.stringify(event)}` }]);
+  if (!isJsonObject(value)) {
+    const got = Array.isArray(value) ? 'an array' : value === null ? 'null' : typeof value;
+    return failure(subject, [{ path: '$', message: `expected a JSON object, got ${got}` }]);
+  }
+  const parsed = hookOutputSchemas[canonical].safeParse(value);
+  if (!parsed.success)
+    return failure(
+      subject,
+      toWireIssues(parsed.error, value, [], (field, path) =>
+        misplacedFieldHint(canonical, field, path),
+      ),
+    );
+  const specific = value['hookSpecificOutput'] as Record<string, unknown> | undefined;
+  let decodedSpecific: Readonly<Record<string, unknown>> | undefined = specific;
+  const normalized =
+    specific === undefined ? undefined : externalSide(canonical).normalizeOutput?.(specific);
+  if (normalized !== undefined) {
+    if (normalized.problems.length > 0)
+      return failure(
+        subject,
+        normalized.problems.map((message): WireIssue => ({
+          path: jsonPath(['hookSpecificOutput']),
+          message,
+        })),
+      );
+    decodedSpecific = normalized.specific;
+  }
+  const rawDecision = value['decision'] as RawHookDecision | undefined;
+  const decoded: Record<string, unknown> = { ...value };
+  if (rawDecision !== undefined) {
+    decoded['decision'] = normalizeDecision(rawDecision);
+    decoded['rawDecision'] = rawDecision;
+  }
+  if (decodedSpecific !== specific) decoded['hookSpecificOutput'] = decodedSpecific;
+  return { ok: true, value: decoded };
+}
+
+function misplacedFieldHint(
+  event: HookEventName,
+  field: string,
+  path: readonly PropertyKey[],
+): string | undefined {
+  const events = eventsByField.get(field);
+  const inSpecific = path.length === 1 && path[0] === 'hookSpecificOutput';
+  if (inSpecific) {
+    if (events === undefined) return `${event} reads no such hookSpecificOutput field`;
+    return `not an output of ${event} (it belongs to ${events.join(', ')})`;
+  }
+  if (path.length === 0 && (events !== undefined || field === 'hookEventName'))
+    return `put it inside \`hookSpecificOutput\``;
+  return undefined;
+}

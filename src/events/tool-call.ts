@@ -1,0 +1,214 @@
+/**
+ * `toolCall` (external `PreToolUse`, alias `BeforeTool`): before a valid tool call runs.
+ */
+import { z } from 'zod';
+import { isJsonObject } from '../wire/json-object.ts';
+import { NEXT, type EventDefinition, type ExternalSide } from './define-event.ts';
+import { asArguments, jsonRecord, toolPayloadShape, type ToolPayloadFields } from './shared.ts';
+
+/** Before a valid tool call runs (external `PreToolUse`). `args` includes earlier rewrites. */
+export interface ToolCallEvent {
+  readonly toolName: string;
+  readonly toolCallId: string;
+  /** Effective arguments, including rewrites by earlier hooks. */
+  readonly args: unknown;
+  /** The arguments as the model emitted them. */
+  readonly originalArgs: unknown;
+}
+
+/**
+ * Before a valid tool call runs (external `PreToolUse`). Rewrites chain into later hooks; the
+ * first `skip` or `stop` short-circuits, and an earlier rewrite survives it (the stack reports the
+ * effective arguments beside the action). `skip` sends the reason to the model as the tool's error.
+ *
+ * `args` on `skip`/`stop` carries the effective arguments when something rewrote them before the
+ * terminal action: a `HookStack` sets it so that the rewrite survives across nested stacks (an
+ * outer stack adopts it as its own effective arguments), and a hook may set it to rewrite and
+ * skip in one step. Absent: the arguments were not rewritten. `HookStack.resolveToolCall`
+ * returns the effective arguments beside the action, so the loop need not read it.
+ */
+export type ToolCallAction =
+  | { readonly kind: 'run' }
+  | { readonly kind: 'rewrite'; readonly args: unknown }
+  | { readonly kind: 'skip'; readonly reason: string; readonly args?: unknown }
+  | { readonly kind: 'stop'; readonly reason: string; readonly args?: unknown };
+const RUN = Object.freeze({ kind: 'run' as const });
+export const ToolCallAction = {
+  run: (): ToolCallAction => RUN,
+  rewrite: (args: unknown): ToolCallAction => ({ kind: 'rewrite', args }),
+  /** `effectiveArgs`: the rewritten arguments in force when skipping (see the type's doc). */
+  skip: (reason: string, ...effectiveArgs: [args?: unknown]): ToolCallAction =>
+    effectiveArgs.length === 0
+      ? { kind: 'skip', reason }
+      : { kind: 'skip', reason, args: effectiveArgs[0] },
+  /** `effectiveArgs`: the rewritten arguments in force when stopping (see the type's doc). */
+  stop: (reason: string, ...effectiveArgs: [args?: unknown]): ToolCallAction =>
+    effectiveArgs.length === 0
+      ? { kind: 'stop', reason }
+      : { kind: 'stop', reason, args: effectiveArgs[0] },
+} as const;
+
+/**
+ * The outcome of resolving a tool call through a stack: the final action and the arguments in
+ * force with it. `args` is the effective arguments (the last rewrite, or `event.args` when nothing
+ * rewrote them), also when the action is `skip` or `stop`: a rewrite survives a later skip or stop.
+ */
+export interface ToolCallResolution {
+  readonly action: ToolCallAction;
+  readonly args: unknown;
+  /** True when some hook rewrote the arguments. */
+  readonly rewritten: boolean;
+}
+
+/** The resolution a stack's final tool-call action stands for (see `ToolCallResolution`). */
+export function toolCallResolution(
+  action: ToolCallAction,
+  event: ToolCallEvent,
+): ToolCallResolution {
+  if (action.kind === 'rewrite') return { action, args: action.args, rewritten: true };
+  if (action.kind !== 'run' && 'args' in action)
+    return { action, args: action.args, rewritten: true };
+  return { action, args: event.args, rewritten: false };
+}
+
+/** PreToolUse `permissionDecision` (Claude Code). */
+export const PERMISSION_DECISIONS = ['allow', 'deny', 'ask'] as const;
+export type PermissionDecision = (typeof PERMISSION_DECISIONS)[number];
+
+/** The `hookSpecificOutput` of `PreToolUse`. */
+export interface PreToolUseOutput {
+  readonly permissionDecision?: PermissionDecision;
+  readonly permissionDecisionReason?: string;
+  /** Merged over the tool's arguments (Gemini CLI). */
+  readonly tool_input?: Readonly<Record<string, unknown>>;
+  /** Replaces the tool's arguments (Claude Code). */
+  readonly updatedInput?: Readonly<Record<string, unknown>>;
+}
+
+/**
+ * Applies one hook's argument rewrite: `tool_input` merges over the arguments (Gemini CLI),
+ * `updatedInput` replaces them (Claude Code).
+ */
+export function applyToolInputRewrite(
+  args: unknown,
+  specific: PreToolUseOutput | undefined,
+): unknown {
+  if (specific === undefined) return args;
+  if (specific.updatedInput !== undefined) return specific.updatedInput;
+  if (specific.tool_input !== undefined)
+    return { ...(isJsonObject(args) ? args : {}), ...specific.tool_input };
+  return args;
+}
+
+interface ToolCallState {
+  args: unknown;
+  rewritten: boolean;
+  /** The event later members see, built once per rewrite. */
+  event: ToolCallEvent | undefined;
+}
+
+type External = ExternalSide<
+  'PreToolUse',
+  ToolCallEvent,
+  ToolCallAction,
+  ToolPayloadFields,
+  PreToolUseOutput,
+  'BeforeTool'
+>;
+
+/**
+ * Rewrites chain (later members see the rewritten `event.args`); the first skip/stop
+ * short-circuits. The stack answers `rewrite(args)` when some member rewrote and all proceeded,
+ * `run` when none rewrote, and the terminal skip/stop carrying the effective `args` when a rewrite
+ * preceded it (so a parent stack keeps the rewrite).
+ */
+export const toolCall: EventDefinition<
+  'toolCall',
+  'onToolCall',
+  ToolCallEvent,
+  ToolCallAction,
+  External
+> = {
+  kind: 'toolCall',
+  method: 'onToolCall',
+  actionKinds: ['run', 'rewrite', 'skip', 'stop'],
+  compose: {
+    proceed: RUN,
+    // State exists only once some member answered other than `run`: the all-run path allocates nothing.
+    start: (event: ToolCallEvent): ToolCallState => ({
+      args: event.args,
+      rewritten: false,
+      event: undefined,
+    }),
+    accept(state: ToolCallState, action) {
+      if (action.kind === 'run') return NEXT;
+      if (action.kind === 'rewrite') {
+        state.args = action.args;
+        state.rewritten = true;
+        state.event = undefined;
+        return NEXT;
+      }
+      // skip or stop. Carrying `args`, the member (typically a nested stack) rewrote before it:
+      // its arguments are the effective ones. Otherwise an earlier rewrite survives the skip/stop.
+      if ('args' in action || !state.rewritten) return action;
+      return action.kind === 'skip'
+        ? ToolCallAction.skip(action.reason, state.args)
+        : ToolCallAction.stop(action.reason, state.args);
+    },
+    eventFor(state: ToolCallState, event) {
+      if (!state.rewritten) return event;
+      return (state.event ??= { ...event, args: state.args });
+    },
+    finish: (state: ToolCallState) =>
+      state.rewritten ? ToolCallAction.rewrite(state.args) : ToolCallAction.run(),
+  },
+  external: {
+    name: 'PreToolUse',
+    aliases: ['BeforeTool'],
+    matcher: 'tool_name',
+    can: { deny: true, stop: true, textIsContext: false, failClosed: 'deny' },
+    input: toolPayloadShape,
+    output: {
+      permissionDecision: z.enum(PERMISSION_DECISIONS).optional(),
+      permissionDecisionReason: z.string().optional(),
+      tool_input: jsonRecord.optional().describe('Merged over the arguments (Gemini CLI).'),
+      updatedInput: jsonRecord.optional().describe('Replaces the arguments (Claude Code).'),
+    },
+    toPayload: (event) => ({
+      tool_name: event.toolName,
+      tool_input: asArguments(event.args),
+      tool_call_id: event.toolCallId,
+    }),
+    fromPayload: (payload) => ({
+      toolName: payload.tool_name,
+      toolCallId: payload.tool_call_id,
+      args: payload.tool_input,
+      originalArgs: payload.tool_input,
+    }),
+    toAction(outcome, _event, reasons) {
+      if (outcome.stopped) return ToolCallAction.stop(reasons.stop());
+      if (outcome.denied) return ToolCallAction.skip(reasons.deny());
+      if ('toolInput' in outcome) return ToolCallAction.rewrite(outcome.toolInput);
+      return ToolCallAction.run();
+    },
+    describeAction(action) {
+      if (action.kind === 'rewrite') return { tool_input: action.args };
+      return action.kind !== 'run' && 'args' in action ? { tool_input: action.args } : {};
+    },
+    chainPayload(payload, specific) {
+      const args = applyToolInputRewrite(payload.tool_input, specific);
+      return args === payload.tool_input
+        ? payload
+        : { ...payload, tool_input: args as Readonly<Record<string, unknown>> };
+    },
+    normalizeOutput: (specific) => ({
+      problems:
+        'tool_input' in specific && 'updatedInput' in specific
+          ? [
+              'give either `tool_input` (merged over the arguments) or `updatedInput` (replaces them), not both',
+            ]
+          : [],
+      specific,
+    }),
+  },
+};
