@@ -2,7 +2,7 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ToolCallAction } from '../hooks/actions.ts';
+import { ToolCallAction } from '../events/index.ts';
 import type { AgentHook } from '../hooks/agent-hook.ts';
 import { createHookContext } from '../hooks/hook-context.ts';
 import { loadHookSettings, openHookSession } from './hook-session.ts';

@@ -12,7 +12,7 @@
  */
 import { resolve } from 'node:path';
 import type { AgentHook } from '../hooks/agent-hook.ts';
-import { HookStack, type HookStackOptions } from '../hooks/hook-stack.ts';
+import { HookStack, type HookStackOptions } from '../hooks/stack/hook-stack.ts';
 import { createCommandHooks } from './command/create-command-hooks.ts';
 import type { CommandHookOptions } from './command/command-hook.ts';
 import type { HookRunRecord } from './command/hook-run.ts';

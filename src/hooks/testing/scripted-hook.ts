@@ -106,97 +106,94 @@ export function scriptedHook(
   const answer = <Action>(action: Action): Action | Promise<Action> =>
     asynchronous ? Promise.resolve(action) : action;
   const { respond } = spec;
-  switch (spec.event) {
-    case 'PreToolUse':
-      return {
-        name: spec.label,
-        onToolCall(_context, event) {
-          log.append({ label: spec.label, seen: event.args });
-          switch (respond.type) {
-            case 'continue':
-              return answer(ToolCallAction.run());
-            case 'rewriteArgs':
-              return answer(ToolCallAction.rewrite(respond.args));
-            case 'deny':
-              return answer(ToolCallAction.skip(respond.reason));
-            case 'stop':
-              return answer(ToolCallAction.stop(respond.reason));
-            default:
-              return unsupported(spec);
-          }
-        },
-      };
-    case 'PostToolUse':
-      return {
-        name: spec.label,
-        onToolResult(_context, event) {
-          log.append({ label: spec.label, seen: event.presentation });
-          switch (respond.type) {
-            case 'continue':
-              return answer(ToolResultAction.keep());
-            case 'rewriteResult':
-              return answer(ToolResultAction.rewrite(respond.presentation));
-            case 'addContext':
-              return answer(ToolResultAction.keep(respond.context));
-            case 'stop':
-              return answer(ToolResultAction.stop(respond.reason));
-            default:
-              return unsupported(spec);
-          }
-        },
-      };
-    case 'UserPromptSubmit':
-      return {
-        name: spec.label,
-        onPromptSubmit() {
-          log.append({ label: spec.label, seen: null });
-          switch (respond.type) {
-            case 'continue':
-              return answer(PromptSubmitAction.continue());
-            case 'addContext':
-              return answer(PromptSubmitAction.continue(respond.context));
-            case 'deny':
-              return answer(PromptSubmitAction.deny(respond.reason));
-            case 'stop':
-              return answer(PromptSubmitAction.stop(respond.reason));
-            default:
-              return unsupported(spec);
-          }
-        },
-      };
-    case 'Stop':
-      return {
-        name: spec.label,
-        onStop() {
-          log.append({ label: spec.label, seen: null });
-          switch (respond.type) {
-            case 'continue':
-              return answer(StopAction.continue());
-            case 'block':
-              return answer(StopAction.block(respond.reason));
-            case 'stop':
-              return answer(StopAction.stop(respond.reason));
-            default:
-              return unsupported(spec);
-          }
-        },
-      };
-    case 'SessionStart':
-      return {
-        name: spec.label,
-        onSessionStart() {
-          log.append({ label: spec.label, seen: null });
-          switch (respond.type) {
-            case 'continue':
-              return answer(ContextAction.continue());
-            case 'addContext':
-              return answer(ContextAction.continue(respond.context));
-            case 'stop':
-              return answer(ContextAction.stop(respond.reason));
-            default:
-              return unsupported(spec);
-          }
-        },
-      };
-  }
+  // One builder per contract event (a table, so an event left out does not compile).
+  const builders: { readonly [Event in ContractEvent]: () => AgentHook } = {
+    PreToolUse: () => ({
+      name: spec.label,
+      onToolCall(_context, event) {
+        log.append({ label: spec.label, seen: event.args });
+        switch (respond.type) {
+          case 'continue':
+            return answer(ToolCallAction.run());
+          case 'rewriteArgs':
+            return answer(ToolCallAction.rewrite(respond.args));
+          case 'deny':
+            return answer(ToolCallAction.skip(respond.reason));
+          case 'stop':
+            return answer(ToolCallAction.stop(respond.reason));
+          default:
+            return unsupported(spec);
+        }
+      },
+    }),
+    PostToolUse: () => ({
+      name: spec.label,
+      onToolResult(_context, event) {
+        log.append({ label: spec.label, seen: event.presentation });
+        switch (respond.type) {
+          case 'continue':
+            return answer(ToolResultAction.keep());
+          case 'rewriteResult':
+            return answer(ToolResultAction.rewrite(respond.presentation));
+          case 'addContext':
+            return answer(ToolResultAction.keep(respond.context));
+          case 'stop':
+            return answer(ToolResultAction.stop(respond.reason));
+          default:
+            return unsupported(spec);
+        }
+      },
+    }),
+    UserPromptSubmit: () => ({
+      name: spec.label,
+      onPromptSubmit() {
+        log.append({ label: spec.label, seen: null });
+        switch (respond.type) {
+          case 'continue':
+            return answer(PromptSubmitAction.continue());
+          case 'addContext':
+            return answer(PromptSubmitAction.continue(respond.context));
+          case 'deny':
+            return answer(PromptSubmitAction.deny(respond.reason));
+          case 'stop':
+            return answer(PromptSubmitAction.stop(respond.reason));
+          default:
+            return unsupported(spec);
+        }
+      },
+    }),
+    Stop: () => ({
+      name: spec.label,
+      onStop() {
+        log.append({ label: spec.label, seen: null });
+        switch (respond.type) {
+          case 'continue':
+            return answer(StopAction.continue());
+          case 'block':
+            return answer(StopAction.block(respond.reason));
+          case 'stop':
+            return answer(StopAction.stop(respond.reason));
+          default:
+            return unsupported(spec);
+        }
+      },
+    }),
+    SessionStart: () => ({
+      name: spec.label,
+      onSessionStart() {
+        log.append({ label: spec.label, seen: null });
+        switch (respond.type) {
+          case 'continue':
+            return answer(ContextAction.continue());
+          case 'addContext':
+            return answer(ContextAction.continue(respond.context));
+          case 'stop':
+            return answer(ContextAction.stop(respond.reason));
+          default:
+            return unsupported(spec);
+        }
+      },
+    }),
+  };
+  return builders[spec.event]();
 }
