@@ -14,6 +14,11 @@ const sdkPackages = [
   '@anthropic-ai/sdk/*',
   '@google/genai',
   '@google/genai/*',
+  'ai',
+  'ai/*',
+  '@ai-sdk/*',
+  '@anthropic-ai/claude-agent-sdk',
+  '@anthropic-ai/claude-agent-sdk/*',
   'commander',
 ];
 

@@ -4,6 +4,8 @@ import { describe, expect, it } from 'vitest';
 import * as hookwire from '../src/index.ts';
 import * as providers from '../src/providers.ts';
 import * as testing from '../src/testing.ts';
+import * as aiSdk from '../src/ai-sdk.ts';
+import * as claudeAgentSdk from '../src/claude-agent-sdk.ts';
 
 describe('the public surface', () => {
   it('hookwire exports exactly these runtime names', () => {
@@ -100,7 +102,58 @@ describe('the public surface', () => {
     `);
   });
 
-  it('the package.json exports map points at the three entries', () => {
+  it('hookwire/ai-sdk exports exactly these runtime names', () => {
+    expect(Object.keys(aiSdk).sort()).toMatchInlineSnapshot(`
+      [
+        "AI_SDK_METADATA",
+        "HookDeniedError",
+        "HookStoppedError",
+        "ToolCallDeniedError",
+        "createHookwire",
+        "fromAiSdkCallOptions",
+        "fromAiSdkContent",
+        "fromAiSdkFinishReason",
+        "fromAiSdkGenerateResult",
+        "fromAiSdkPrompt",
+        "fromAiSdkToolChoice",
+        "fromAiSdkUsage",
+        "fromModelMessages",
+        "systemInstructionOf",
+        "toAiSdkCallOptions",
+        "toAiSdkContent",
+        "toAiSdkFinishReason",
+        "toAiSdkGenerateResult",
+        "toAiSdkPrompt",
+        "toAiSdkToolChoice",
+        "toAiSdkUsage",
+        "toToolResultOutput",
+      ]
+    `);
+  });
+
+  it('hookwire/claude-agent-sdk exports exactly these runtime names', () => {
+    expect(Object.keys(claudeAgentSdk).sort()).toMatchInlineSnapshot(`
+      [
+        "CLAUDE_CODE_TOOLS",
+        "createHookwire",
+        "fromClaudeTool",
+        "toClaudeAgentHooks",
+        "toClaudeToolInput",
+        "toClaudeToolName",
+      ]
+    `);
+  });
+
+  it('hookwire/claude-agent-sdk never loads the Claude Agent SDK at runtime (types only)', () => {
+    const source = readFileSync(
+      resolve(import.meta.dirname, '../src/adapters/claude-agent-sdk/to-claude-agent-hooks.ts'),
+      'utf8',
+    );
+    expect(source).toMatch(/import type \{[^}]*\} from '@anthropic-ai\/claude-agent-sdk'/);
+    expect(source).not.toMatch(/^import \{[^}]*\} from '@anthropic-ai\/claude-agent-sdk'/m);
+  });
+
+  it('the package.json exports map points at the five entries', () => {
     const manifest = JSON.parse(
       readFileSync(resolve(import.meta.dirname, '../package.json'), 'utf8'),
     ) as {
@@ -110,13 +163,16 @@ describe('the public surface', () => {
       '.',
       './testing',
       './providers',
+      './ai-sdk',
+      './claude-agent-sdk',
       './package.json',
     ]);
   });
 
   it('importing hookwire never reaches a provider SDK or the CLI framework', () => {
     // Walk the static import graph of src/index.ts: the engine must not load SDKs it does not use.
-    const forbidden = /^(openai|@anthropic-ai\/sdk|@google\/genai|commander)(\/|$)/;
+    const forbidden =
+      /^(openai|@anthropic-ai\/sdk|@anthropic-ai\/claude-agent-sdk|@google\/genai|ai|@ai-sdk\/[^/]+|commander)(\/|$)/;
     const seen = new Set<string>();
     const reached: string[] = [];
     const visit = (file: string) => {

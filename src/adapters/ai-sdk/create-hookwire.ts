@@ -1,0 +1,585 @@
+/**
+ * `createHookwire` for AI SDK apps: hookwire's hooks, from the same settings files `hookwire run`
+ * reads, around the AI SDK's own `generateText` / `streamText`.
+ *
+ * ```ts
+ * import { createHookwire } from 'hookwire/ai-sdk';
+ * const hw = await createHookwire({ cwd, settings: ['hooks.json'], hooks: [myGuard] });
+ * const result = await hw.generateText({ model, tools, prompt, stopWhen });
+ * await hw.close();
+ * ```
+ *
+ * `hw.generateText` / `hw.streamText` take and return the AI SDK's own options and results, and
+ * add the turn around the call, with the loop's rules (src/loop/turn-runner.ts):
+ * `UserPromptSubmit` (context added to the prompt; a deny rejects with `HookDeniedError`),
+ * the wrapped model and tools (see `hookwireMiddleware`, `wrapTools`), then `Stop` — a block runs
+ * another round with the reason as the next user message, at most `stopContinuationsPerTurn`
+ * times — or `StopFailure` when the call fails or the answer is filtered, or `Interrupt` when
+ * the call's `abortSignal` fires.
+ */
+import type { LanguageModelV4Middleware } from '@ai-sdk/provider';
+import {
+  generateText as aiGenerateText,
+  isStepCount,
+  streamText as aiStreamText,
+  wrapLanguageModel,
+  type GenerateTextResult,
+  type ModelMessage,
+  type OutputInterface,
+  type StepResult,
+  type StopCondition,
+  type StreamTextResult,
+  type TextStreamPart,
+  type ToolSet,
+} from 'ai';
+import type { HookStack } from '../../hooks/hook-stack.ts';
+import type { EffectiveSettings } from '../../hook-kinds/settings/effective-settings.ts';
+import {
+  openEmbeddedSession,
+  type EmbeddedSession,
+  type HookwireOptions,
+} from '../embedding/embedded-session.ts';
+import { HookDeniedError, HookStoppedError } from '../embedding/hook-errors.ts';
+import { inRunScope, RunScope } from '../embedding/run-scope.ts';
+import { hookwireMiddleware } from './hookwire-middleware.ts';
+import { fromModelMessages, lastUserText, withPromptContext } from './model-messages.ts';
+import { isWrapped, markWrapped, wrapTools } from './wrap-tools.ts';
+
+type Context = Record<string, unknown>;
+type WrappableModel = Parameters<typeof wrapLanguageModel>[0]['model'];
+
+/** The options of `generateText` (the AI SDK's own). */
+export type GenerateTextOptions<
+  TOOLS extends ToolSet,
+  CONTEXT extends Context,
+  OUTPUT extends OutputInterface,
+> = Parameters<typeof aiGenerateText<TOOLS, CONTEXT, OUTPUT>>[0];
+
+/** The options of `streamText` (the AI SDK's own). */
+export type StreamTextOptions<
+  TOOLS extends ToolSet,
+  CONTEXT extends Context,
+  OUTPUT extends OutputInterface,
+> = Parameters<typeof aiStreamText<TOOLS, CONTEXT, OUTPUT>>[0];
+
+/**
+ * What `hw.streamText` returns: the turn's stream across every round (a Stop hook's block runs
+ * another round, which streams on in the same `fullStream` / `textStream`), and the turn's
+ * outcome once it ends. With no Stop continuation there is one round, and `rounds[0]` is the AI
+ * SDK's own `StreamTextResult` (for its UI-stream helpers).
+ */
+export interface HookwireStreamTextResult<
+  TOOLS extends ToolSet,
+  CONTEXT extends Context = Context,
+  OUTPUT extends OutputInterface = OutputInterface,
+> {
+  /** Every part of every round, in order. */
+  readonly fullStream: ReadableStream<TextStreamPart<TOOLS>> & AsyncIterable<TextStreamPart<TOOLS>>;
+  /** The text deltas of every round. */
+  readonly textStream: ReadableStream<string> & AsyncIterable<string>;
+  /** The final answer: the last round's text. */
+  readonly text: Promise<string>;
+  /** The last round's finish reason. */
+  readonly finishReason: Promise<Awaited<StreamTextResult<TOOLS, CONTEXT, OUTPUT>['finishReason']>>;
+  /** The steps of every round. */
+  readonly steps: Promise<StepResult<TOOLS, CONTEXT>[]>;
+  /**
+   * The messages the turn added after the caller's: each round's response messages and the
+   * continuation user messages between rounds. Append them to the conversation.
+   */
+  readonly responseMessages: Promise<ModelMessage[]>;
+  /** Each round's AI SDK result. */
+  readonly rounds: Promise<StreamTextResult<TOOLS, CONTEXT, OUTPUT>[]>;
+  /** Reads the stream to its end (when only the promises are wanted). */
+  consumeStream(): Promise<void>;
+}
+
+/** A hookwire instance for an AI SDK app. */
+export interface Hookwire {
+  readonly sessionId: string;
+  /** The transcript's path, `undefined` without `transcript: true`. */
+  readonly transcriptPath: string | undefined;
+  /** Every hook of the instance: the settings' command hooks, then the in-process `hooks`. */
+  readonly hooks: HookStack;
+  /** The settings every layer and file contributed (as `hookwire hooks list` shows them). */
+  readonly settings: EffectiveSettings;
+  /** `generateText` with the turn's hooks around it, the model and tools wrapped. */
+  generateText<
+    TOOLS extends ToolSet = ToolSet,
+    CONTEXT extends Context = Context,
+    OUTPUT extends OutputInterface = OutputInterface<string, string>,
+  >(
+    options: GenerateTextOptions<TOOLS, CONTEXT, OUTPUT>,
+  ): Promise<GenerateTextResult<TOOLS, CONTEXT, OUTPUT>>;
+  /** `streamText` with the turn's hooks around it, the model and tools wrapped. */
+  streamText<
+    TOOLS extends ToolSet = ToolSet,
+    CONTEXT extends Context = Context,
+    OUTPUT extends OutputInterface = OutputInterface<string, string>,
+  >(
+    options: StreamTextOptions<TOOLS, CONTEXT, OUTPUT>,
+  ): HookwireStreamTextResult<TOOLS, CONTEXT, OUTPUT>;
+  /** The model with the model-call hooks (BeforeModel, BeforeToolSelection, AfterModel). */
+  wrapModel(model: WrappableModel): ReturnType<typeof wrapLanguageModel>;
+  /** The tools with the tool hooks (PreToolUse, PostToolUse, PostToolUseFailure). */
+  wrapTools<TOOLS extends ToolSet>(tools: TOOLS): TOOLS;
+  /** The middleware `wrapModel` applies, to compose with other middleware. */
+  middleware(): LanguageModelV4Middleware;
+  /** Fires SessionEnd and stops every hook process and server. Idempotent. */
+  close(): Promise<void>;
+}
+
+const FAILED_FINISH = new Set(['content-filter', 'error']);
+
+function errorText(error: unknown): string {
+  return error instanceof Error ? error.message || error.name : String(error);
+}
+
+/**
+ * Opens a hookwire instance: loads the settings exactly as `hookwire run` does for `cwd` (every
+ * layer, then `settings`), composes them with the in-process `hooks`, fires SessionStart.
+ * Throws `SettingsError` (every issue of every file) for invalid settings.
+ */
+export async function createHookwire(options: HookwireOptions = {}): Promise<Hookwire> {
+  const session = await openEmbeddedSession(options);
+  return new AiSdkHookwire(session);
+}
+
+/** The messages of the call options (`prompt` as a user message when it is a string). */
+function messagesOf(options: {
+  readonly prompt?: string | ModelMessage[] | undefined;
+  readonly messages?: ModelMessage[] | undefined;
+}): ModelMessage[] {
+  if (typeof options.prompt === 'string') return [{ role: 'user', content: options.prompt }];
+  return options.prompt ?? options.messages ?? [];
+}
+
+/** Call options with `messages` in place of `prompt`/`messages`. */
+function withMessages<T extends object>(options: T, messages: ModelMessage[]): T {
+  const {
+    prompt: _prompt,
+    messages: _messages,
+    ...rest
+  } = options as T & {
+    prompt?: unknown;
+    messages?: unknown;
+  };
+  return { ...rest, messages } as T;
+}
+
+type StopWhen = StopCondition<ToolSet> | StopCondition<ToolSet>[] | undefined;
+
+/** The caller's stop conditions plus "a hook stopped the run". */
+function stopWhenWith(stopWhen: StopWhen, scope: RunScope): StopCondition<ToolSet>[] {
+  const stopped: StopCondition<ToolSet> = () => scope.stopReason !== undefined;
+  // The AI SDK's default is one step (`isStepCount(1)`).
+  if (stopWhen === undefined) return [isStepCount(1), stopped];
+  return [...(Array.isArray(stopWhen) ? stopWhen : [stopWhen]), stopped];
+}
+
+class AiSdkHookwire implements Hookwire {
+  readonly #session: EmbeddedSession;
+  readonly #middleware: LanguageModelV4Middleware;
+
+  constructor(session: EmbeddedSession) {
+    this.#session = session;
+    this.#middleware = hookwireMiddleware(session);
+  }
+
+  get sessionId(): string {
+    return this.#session.sessionId;
+  }
+
+  get transcriptPath(): string | undefined {
+    return this.#session.transcriptPath;
+  }
+
+  get hooks(): HookStack {
+    return this.#session.hooks;
+  }
+
+  get settings(): EffectiveSettings {
+    return this.#session.settings;
+  }
+
+  middleware(): LanguageModelV4Middleware {
+    return this.#middleware;
+  }
+
+  wrapModel(model: WrappableModel): ReturnType<typeof wrapLanguageModel> {
+    if (typeof model === 'object' && isWrapped(model))
+      return model as ReturnType<typeof wrapLanguageModel>;
+    const wrapped = wrapLanguageModel({ model, middleware: this.#middleware });
+    markWrapped(wrapped);
+    return wrapped;
+  }
+
+  wrapTools<TOOLS extends ToolSet>(tools: TOOLS): TOOLS {
+    return wrapTools(this.#session, tools);
+  }
+
+  close(): Promise<void> {
+    return this.#session.close('exit');
+  }
+
+  /** The call options with the model and tools wrapped, and the hooks' stop condition. */
+  #prepare<T extends { model: unknown; tools?: ToolSet | undefined; stopWhen?: unknown }>(
+    options: T,
+    scope: RunScope,
+  ): T {
+    if (typeof options.model === 'string') {
+      throw new TypeError(
+        'hookwire wraps a model instance, not a model id string: pass e.g. openai("gpt-5") instead of "openai/gpt-5".',
+      );
+    }
+    return {
+      ...options,
+      model: this.wrapModel(options.model as WrappableModel),
+      ...(options.tools === undefined ? {} : { tools: this.wrapTools(options.tools) }),
+      stopWhen: stopWhenWith(options.stopWhen as StopWhen, scope),
+    };
+  }
+
+  /**
+   * The turn's opening: UserPromptSubmit (a deny or stop rejects), the session and prompt
+   * context added to the prompt. Returns the prompt text and the messages to send.
+   */
+  async #open(
+    scope: RunScope,
+    messages: ModelMessage[],
+  ): Promise<{ prompt: string; messages: ModelMessage[]; turn: number }> {
+    const session = this.#session;
+    const hooks = session.hooks;
+    const prompt = lastUserText(messages);
+    const turn = session.startTurn(prompt);
+    const sessionContext = session.pendingContext;
+    session.pendingContext = undefined;
+    let promptContext: string | undefined;
+    if (hooks.observes('promptSubmit')) {
+      const action = await hooks.onPromptSubmit(scope.context, { prompt });
+      if (action.kind === 'deny') {
+        session.pendingContext = sessionContext;
+        session.record({
+          type: 'turn-end',
+          turn,
+          status: 'stopped',
+          reason: action.reason,
+          time: new Date().toISOString(),
+        });
+        throw new HookDeniedError('UserPromptSubmit', action.reason);
+      }
+      if (action.kind === 'stop') {
+        session.record({
+          type: 'turn-end',
+          turn,
+          status: 'stopped',
+          reason: action.reason,
+          time: new Date().toISOString(),
+        });
+        throw new HookStoppedError('UserPromptSubmit', action.reason);
+      }
+      promptContext = action.additionalContext;
+    }
+    const sent = withPromptContext(messages, sessionContext, promptContext);
+    const last = sent.at(-1);
+    if (last !== undefined) session.recordMessages(turn, fromModelMessages([last]));
+    return { prompt, messages: sent, turn };
+  }
+
+  /**
+   * After a round: Stop, or StopFailure for a failed answer. Returns the continuation message
+   * (the block's reason), or `undefined` when the turn ends.
+   */
+  async #afterRound(
+    scope: RunScope,
+    turn: { prompt: string; continuations: number; number: number },
+    text: string,
+    finishReason: string,
+    rawFinishReason: string | undefined,
+  ): Promise<string | undefined> {
+    const session = this.#session;
+    const hooks = session.hooks;
+    if (scope.stopReason !== undefined) return undefined;
+    if (FAILED_FINISH.has(finishReason)) {
+      await this.#stopFailure(
+        turn.prompt,
+        `the model's answer ended with finish reason "${finishReason}"`,
+        finishReason,
+        rawFinishReason,
+      );
+      return undefined;
+    }
+    if (!hooks.observes('stop')) return undefined;
+    const budget = session.stopContinuationsPerTurn;
+    const action = await hooks.onStop(scope.context, {
+      stopHookActive: turn.continuations > 0,
+      prompt: turn.prompt,
+      promptResponse: text,
+      continuations: turn.continuations,
+      continuationBudget: budget,
+    });
+    if (action.kind !== 'block') return undefined;
+    if (turn.continuations >= budget) {
+      session.report({
+        level: 'warning',
+        text: `a Stop hook blocked again ("${action.reason}"), but this turn already continued ${turn.continuations} time(s) (stopContinuationsPerTurn: ${budget}); the turn ends`,
+        event: 'stop',
+      });
+      return undefined;
+    }
+    turn.continuations++;
+    return action.reason;
+  }
+
+  async #stopFailure(
+    prompt: string,
+    error: string,
+    finishReason: string | undefined,
+    rawStopReason: string | undefined,
+  ): Promise<void> {
+    const session = this.#session;
+    if (!session.hooks.observes('stopFailure')) return;
+    await session.settleClosing('stopFailure', (context) =>
+      session.hooks.onStopFailure(context, {
+        error,
+        finishReason:
+          finishReason === 'content-filter'
+            ? 'safety'
+            : finishReason === 'error'
+              ? 'error'
+              : undefined,
+        rawStopReason,
+        prompt,
+      }),
+    );
+  }
+
+  async #interrupt(prompt: string): Promise<void> {
+    const session = this.#session;
+    if (!session.hooks.observes('interrupt')) return;
+    await session.settleClosing('interrupt', (context) =>
+      session.hooks.onInterrupt(context, { prompt }),
+    );
+  }
+
+  /** How a failed call ends the turn: Interrupt (aborted), nothing (a hook's no), or StopFailure. */
+  async #failed(error: unknown, prompt: string, signal: AbortSignal | undefined): Promise<string> {
+    if (signal?.aborted === true) {
+      await this.#interrupt(prompt);
+      return 'cancelled';
+    }
+    if (error instanceof HookDeniedError || error instanceof HookStoppedError) return 'stopped';
+    await this.#stopFailure(
+      prompt,
+      `the model call failed: ${errorText(error)}`,
+      undefined,
+      undefined,
+    );
+    return 'failed';
+  }
+
+  generateText<
+    TOOLS extends ToolSet = ToolSet,
+    CONTEXT extends Context = Context,
+    OUTPUT extends OutputInterface = OutputInterface<string, string>,
+  >(
+    options: GenerateTextOptions<TOOLS, CONTEXT, OUTPUT>,
+  ): Promise<GenerateTextResult<TOOLS, CONTEXT, OUTPUT>> {
+    const signal = options.abortSignal ?? undefined;
+    const scope = new RunScope(this.#session, signal, false);
+    return inRunScope(scope, async () => {
+      const opened = await this.#open(scope, messagesOf(options));
+      const turn = { prompt: opened.prompt, continuations: 0, number: opened.turn };
+      const prepared = this.#prepare(options, scope);
+      let history = opened.messages;
+      const added: ModelMessage[] = [];
+      const steps: StepResult<TOOLS, CONTEXT>[] = [];
+      for (;;) {
+        let result: GenerateTextResult<TOOLS, CONTEXT, OUTPUT>;
+        try {
+          result = await aiGenerateText(withMessages(prepared, history));
+        } catch (error) {
+          const status = await this.#failed(error, turn.prompt, signal);
+          this.#endTurn(turn.number, status, errorText(error));
+          throw error;
+        }
+        const responseMessages = result.responseMessages;
+        this.#session.recordMessages(turn.number, fromModelMessages(responseMessages));
+        added.push(...responseMessages);
+        steps.push(...result.steps);
+        const next = await this.#afterRound(
+          scope,
+          turn,
+          result.text,
+          result.finishReason,
+          result.rawFinishReason,
+        );
+        if (next === undefined) {
+          this.#endTurn(
+            turn.number,
+            scope.stopReason === undefined ? 'completed' : 'stopped',
+            scope.stopReason,
+          );
+          return turn.continuations === 0 ? result : withRounds(result, added, steps);
+        }
+        const continuation: ModelMessage = { role: 'user', content: next };
+        this.#session.recordMessages(turn.number, fromModelMessages([continuation]));
+        added.push(continuation);
+        history = [...history, ...responseMessages, continuation];
+      }
+    });
+  }
+
+  #endTurn(turn: number, status: string, reason: string | undefined): void {
+    this.#session.record({
+      type: 'turn-end',
+      turn,
+      status: status as 'completed',
+      ...(reason === undefined ? {} : { reason }),
+      time: new Date().toISOString(),
+    });
+  }
+
+  streamText<
+    TOOLS extends ToolSet = ToolSet,
+    CONTEXT extends Context = Context,
+    OUTPUT extends OutputInterface = OutputInterface<string, string>,
+  >(
+    options: StreamTextOptions<TOOLS, CONTEXT, OUTPUT>,
+  ): HookwireStreamTextResult<TOOLS, CONTEXT, OUTPUT> {
+    type Part = TextStreamPart<TOOLS>;
+    type Round = StreamTextResult<TOOLS, CONTEXT, OUTPUT>;
+    const signal = options.abortSignal ?? undefined;
+    const scope = new RunScope(this.#session, signal, true);
+    const rounds: Round[] = [];
+    const steps: StepResult<TOOLS, CONTEXT>[] = [];
+    const added: ModelMessage[] = [];
+    let text = '';
+    let finishReason: Awaited<Round['finishReason']> = 'other';
+
+    /** Runs the turn's rounds into `controller`; returns the failure that ended it, if any. */
+    const drive = async (controller: ReadableStreamDefaultController<Part>): Promise<unknown> => {
+      const opened = await this.#open(scope, messagesOf(options));
+      const turn = { prompt: opened.prompt, continuations: 0, number: opened.turn };
+      const prepared = this.#prepare(options, scope);
+      let history = opened.messages;
+      for (;;) {
+        let failure: unknown;
+        let aborted = false;
+        const round = aiStreamText(withMessages(prepared, history));
+        rounds.push(round);
+        for await (const part of round.stream) {
+          if (part.type === 'error') failure ??= part.error;
+          if (part.type === 'abort') aborted = true;
+          controller.enqueue(part);
+        }
+        if (aborted || signal?.aborted === true || failure !== undefined) {
+          const status = await this.#failed(failure, turn.prompt, signal);
+          this.#endTurn(
+            turn.number,
+            status,
+            failure === undefined ? 'aborted' : errorText(failure),
+          );
+          return status === 'cancelled' ? undefined : failure;
+        }
+        const responseMessages = await round.responseMessages;
+        this.#session.recordMessages(turn.number, fromModelMessages(responseMessages));
+        added.push(...responseMessages);
+        steps.push(...(await round.steps));
+        text = await round.text;
+        finishReason = await round.finishReason;
+        const next = await this.#afterRound(
+          scope,
+          turn,
+          text,
+          finishReason,
+          await round.rawFinishReason,
+        );
+        if (next === undefined) {
+          this.#endTurn(
+            turn.number,
+            scope.stopReason === undefined ? 'completed' : 'stopped',
+            scope.stopReason,
+          );
+          return undefined;
+        }
+        const continuation: ModelMessage = { role: 'user', content: next };
+        this.#session.recordMessages(turn.number, fromModelMessages([continuation]));
+        added.push(continuation);
+        history = [...history, ...responseMessages, continuation];
+      }
+    };
+
+    let settle!: { resolve: () => void; reject: (error: unknown) => void };
+    const done = new Promise<void>((resolve, reject) => {
+      settle = { resolve, reject };
+    });
+    // Nobody may await a promise of the result: the rejection is reported there, never unhandled.
+    done.catch(() => undefined);
+    const source = new ReadableStream<Part>({
+      start: (controller) => {
+        // As the AI SDK does, a failure is an `error` part and the stream ends; the promises of
+        // the result reject with it.
+        const fail = (error: unknown): void => {
+          controller.close();
+          settle.reject(error instanceof Error ? error : new Error(errorText(error)));
+        };
+        inRunScope(scope, () => drive(controller)).then(
+          (failure) => {
+            if (failure === undefined) {
+              controller.close();
+              settle.resolve();
+            } else fail(failure);
+          },
+          (error: unknown) => {
+            controller.enqueue({ type: 'error', error });
+            fail(error);
+          },
+        );
+      },
+    });
+    const [full, forText] = source.tee();
+    const textStream = forText.pipeThrough(
+      new TransformStream<Part, string>({
+        transform(part, controller) {
+          if (part.type === 'text-delta') controller.enqueue(part.text);
+        },
+      }),
+    );
+    const after = <T>(value: () => T): Promise<T> => {
+      const promise = done.then(value);
+      promise.catch(() => undefined);
+      return promise;
+    };
+    return {
+      fullStream: full as HookwireStreamTextResult<TOOLS, CONTEXT, OUTPUT>['fullStream'],
+      textStream: textStream as HookwireStreamTextResult<TOOLS, CONTEXT, OUTPUT>['textStream'],
+      text: after(() => text),
+      finishReason: after(() => finishReason),
+      steps: after(() => steps),
+      responseMessages: after(() => added),
+      rounds: after(() => rounds),
+      consumeStream: async () => {
+        // The text branch is not read: cancel it so the tee does not buffer it.
+        await textStream.cancel().catch(() => undefined);
+        for await (const _part of full) {
+          // drained
+        }
+        await done;
+      },
+    };
+  }
+}
+
+/**
+ * The last round's result, seen as the whole turn's: `steps` and `responseMessages` cover every
+ * round (with the continuation user messages between them). Everything else is the last round's.
+ */
+function withRounds<R extends object>(result: R, added: ModelMessage[], steps: unknown[]): R {
+  const response = (result as { response: object }).response;
+  return Object.create(result, {
+    steps: { value: steps, enumerable: true },
+    responseMessages: { value: added, enumerable: true },
+    response: { value: { ...response, messages: added }, enumerable: true },
+  }) as R;
+}

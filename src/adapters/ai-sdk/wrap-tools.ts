@@ -1,0 +1,214 @@
+/**
+ * AI SDK tools whose `execute` fires hookwire's tool hooks, with the loop's rules
+ * (src/loop/tool-step.ts):
+ *
+ * - `PreToolUse` (`toolCall`) before the tool runs: rewrites chain and the tool runs with the
+ *   rewritten input; a skip (a command hook's deny) does not run the tool and the model sees
+ *   the reason as the tool's error result; a stop does the same and ends the run after this step
+ *   (under `hw.generateText` / `hw.streamText`).
+ * - `PostToolUse` (`toolResult`) after it resolves, and after a skip (`skipped: true`): a
+ *   rewrite replaces what the model sees (the app still gets the raw output in `toolResults`),
+ *   additional context is appended to what the model sees.
+ * - `PostToolUseFailure` (`toolFailure`) when `execute` throws: its context is appended to the
+ *   error the model sees; the error still reaches the app as the AI SDK reports tool errors.
+ *
+ * A tool without `execute` (client-side, provider-executed) is passed through unchanged. With no
+ * hook observing tool events, `execute` is called directly.
+ */
+import type { Tool, ToolExecutionOptions, ToolSet } from 'ai';
+import type { LanguageModelV4ToolResultOutput } from '@ai-sdk/provider';
+import { appendText, jsonValue, toToolResultOutput } from './ai-sdk-prompt.ts';
+import { activeScope, RunScope, type HookwireCore } from '../embedding/run-scope.ts';
+
+/** What the model sees for one call, decided by PostToolUse hooks. */
+interface Presentation {
+  readonly rewritten: boolean;
+  readonly presentation: unknown;
+  readonly additionalContext: string | undefined;
+}
+
+/** The error the model sees when a hook skipped a call (its message is the hook's reason). */
+export class ToolCallDeniedError extends Error {
+  constructor(reason: string) {
+    super(reason);
+    this.name = 'ToolCallDeniedError';
+  }
+}
+
+const WRAPPED = new WeakSet<object>();
+
+/** True for a tool (or model) a hookwire instance already wrapped. */
+export function isWrapped(value: object): boolean {
+  return WRAPPED.has(value);
+}
+
+/** Marks a model (or tool) as wrapped, so wrapping it again is a no-op. */
+export function markWrapped(value: object): void {
+  WRAPPED.add(value);
+}
+
+function errorText(error: unknown): string {
+  return error instanceof Error ? error.message || error.name : String(error);
+}
+
+function isAsyncIterable(value: unknown): value is AsyncIterable<unknown> {
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    typeof (value as { [Symbol.asyncIterator]?: unknown })[Symbol.asyncIterator] === 'function'
+  );
+}
+
+type Execute = NonNullable<Tool['execute']>;
+type ToModelOutput = NonNullable<Tool['toModelOutput']>;
+
+/** The AI SDK's own default: a string as text, anything else as JSON. */
+function defaultOutput(output: unknown): LanguageModelV4ToolResultOutput {
+  return typeof output === 'string'
+    ? { type: 'text', value: output }
+    : { type: 'json', value: jsonValue(output) };
+}
+
+/** Wraps one tool. */
+export function wrapTool<T extends Tool>(core: HookwireCore, name: string, tool: T): T {
+  const execute = tool.execute;
+  if (execute === undefined || WRAPPED.has(tool)) return tool;
+  const invoke: Execute = execute;
+  const hooks = core.hooks;
+  const original = tool.toModelOutput;
+  const presentations = new Map<string, Presentation>();
+
+  const scopeFor = (options: ToolExecutionOptions<unknown>): RunScope =>
+    activeScope() ?? new RunScope(core, options.abortSignal, false);
+
+  async function afterTool(
+    scope: RunScope,
+    toolCallId: string,
+    args: unknown,
+    result: unknown,
+    error: string | undefined,
+  ): Promise<string | undefined> {
+    if (!hooks.observes('toolResult')) return undefined;
+    const action = await hooks.onToolResult(scope.context, {
+      toolName: name,
+      toolCallId,
+      args,
+      presentation: result,
+      raw: error === undefined ? { result } : { result, error },
+      skipped: error !== undefined,
+    });
+    if (action.kind === 'stop') {
+      scope.stopReason ??= action.reason;
+      return undefined;
+    }
+    if (
+      error === undefined &&
+      (action.kind === 'rewrite' || action.additionalContext !== undefined)
+    )
+      presentations.set(toolCallId, {
+        rewritten: action.kind === 'rewrite',
+        presentation: action.kind === 'rewrite' ? action.presentation : result,
+        additionalContext: action.additionalContext,
+      });
+    return action.additionalContext;
+  }
+
+  async function run(input: unknown, options: ToolExecutionOptions<unknown>): Promise<unknown> {
+    const scope = scopeFor(options);
+    const { context } = scope;
+    const { toolCallId } = options;
+    let args = input;
+    if (hooks.observes('toolCall')) {
+      const resolution = await hooks.resolveToolCall(context, {
+        toolName: name,
+        toolCallId,
+        args,
+        originalArgs: input,
+      });
+      args = resolution.args;
+      const action = resolution.action;
+      if (action.kind === 'skip' || action.kind === 'stop') {
+        let reason = action.reason;
+        if (action.kind === 'stop') {
+          scope.stopReason ??= action.reason;
+          reason = `the run was stopped: ${action.reason}`;
+        } else {
+          const extra = await afterTool(scope, toolCallId, args, null, reason);
+          if (extra !== undefined && extra !== '') reason = `${reason}\n${extra}`;
+        }
+        throw new ToolCallDeniedError(reason);
+      }
+    }
+    let result: unknown;
+    try {
+      result = await invoke(args, options);
+      if (isAsyncIterable(result)) {
+        // A streaming tool's last value is its output (what the model sees).
+        let last: unknown;
+        for await (const value of result) last = value;
+        result = last;
+      }
+    } catch (thrown) {
+      if (options.abortSignal?.aborted === true) throw thrown;
+      if (!hooks.observes('toolFailure')) throw thrown;
+      const action = await hooks.onToolFailure(context, {
+        toolName: name,
+        toolCallId,
+        args,
+        error: errorText(thrown),
+      });
+      if (action.kind === 'stop') scope.stopReason ??= action.reason;
+      else if (action.additionalContext !== undefined && action.additionalContext !== '') {
+        const withContext = new Error(`${errorText(thrown)}\n${action.additionalContext}`, {
+          cause: thrown,
+        });
+        // The model reads the error as `String(error)`: keep the tool's own error name first.
+        if (thrown instanceof Error) withContext.name = thrown.name;
+        throw withContext;
+      }
+      throw thrown;
+    }
+    await afterTool(scope, toolCallId, args, result, undefined);
+    return result;
+  }
+
+  const wrappedExecute = (input: unknown, options: ToolExecutionOptions<unknown>): unknown => {
+    if (
+      !hooks.observes('toolCall') &&
+      !hooks.observes('toolResult') &&
+      !hooks.observes('toolFailure')
+    )
+      return invoke(input, options);
+    return run(input, options);
+  };
+
+  const toModelOutput: ToModelOutput = (options) => {
+    const decided = presentations.get(options.toolCallId);
+    if (decided === undefined)
+      return original === undefined ? defaultOutput(options.output) : original(options);
+    presentations.delete(options.toolCallId);
+    const present = async (): Promise<LanguageModelV4ToolResultOutput> => {
+      const base = decided.rewritten
+        ? toToolResultOutput({ result: decided.presentation })
+        : original === undefined
+          ? defaultOutput(options.output)
+          : ((await original(options)) as LanguageModelV4ToolResultOutput);
+      return decided.additionalContext === undefined || decided.additionalContext === ''
+        ? base
+        : appendText(base, decided.additionalContext);
+    };
+    return present();
+  };
+
+  const wrapped = { ...tool, execute: wrappedExecute, toModelOutput } as unknown as T;
+  WRAPPED.add(wrapped);
+  return wrapped;
+}
+
+/** Wraps every tool of a tool set (see `wrapTool`); the keys are the tool names the model sees. */
+export function wrapTools<TOOLS extends ToolSet>(core: HookwireCore, tools: TOOLS): TOOLS {
+  const wrapped: Record<string, Tool> = {};
+  for (const [name, tool] of Object.entries(tools))
+    wrapped[name] = wrapTool(core, name, tool as Tool);
+  return wrapped as TOOLS;
+}

@@ -1,0 +1,63 @@
+/**
+ * Claude Code's tool and field names ↔ hookwire's, for the Claude Agent SDK bridge: a hookwire
+ * settings file that guards `shell` guards Claude's `Bash`, and a hook reads `path` where Claude
+ * sends `file_path`. One small table; tools it does not list (MCP tools `mcp__…`, `Task`,
+ * `WebFetch`, …) keep their names and fields.
+ */
+
+interface ToolMapping {
+  /** hookwire's name of the tool. */
+  readonly name: string;
+  /** Claude field → hookwire field, for the fields whose names differ. */
+  readonly fields?: Readonly<Record<string, string>>;
+}
+
+/** Claude Code tool name → hookwire's. */
+export const CLAUDE_CODE_TOOLS: Readonly<Record<string, ToolMapping>> = {
+  Bash: { name: 'shell' },
+  Read: { name: 'read_file', fields: { file_path: 'path' } },
+  Write: { name: 'write_file', fields: { file_path: 'path' } },
+  Edit: { name: 'edit_file', fields: { file_path: 'path' } },
+  Glob: { name: 'glob' },
+  Grep: { name: 'grep' },
+};
+
+const BY_HOOKWIRE_NAME = new Map(
+  Object.entries(CLAUDE_CODE_TOOLS).map(([claude, mapping]) => [mapping.name, claude]),
+);
+
+function isRecord(value: unknown): value is Readonly<Record<string, unknown>> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function renamed(input: unknown, fields: Readonly<Record<string, string>> | undefined): unknown {
+  if (fields === undefined || !isRecord(input)) return input;
+  const result: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(input)) result[fields[key] ?? key] = value;
+  return result;
+}
+
+function inverted(fields: Readonly<Record<string, string>>): Record<string, string> {
+  return Object.fromEntries(Object.entries(fields).map(([from, to]) => [to, from]));
+}
+
+/** A Claude tool call in hookwire's names. */
+export function fromClaudeTool(
+  toolName: string,
+  input: unknown,
+): { readonly toolName: string; readonly input: unknown } {
+  const mapping = CLAUDE_CODE_TOOLS[toolName];
+  if (mapping === undefined) return { toolName, input };
+  return { toolName: mapping.name, input: renamed(input, mapping.fields) };
+}
+
+/** Arguments in hookwire's names back in Claude's, for the tool `claudeToolName`. */
+export function toClaudeToolInput(claudeToolName: string, input: unknown): unknown {
+  const fields = CLAUDE_CODE_TOOLS[claudeToolName]?.fields;
+  return fields === undefined ? input : renamed(input, inverted(fields));
+}
+
+/** hookwire's tool name as Claude's (for matchers written in hookwire's names). */
+export function toClaudeToolName(hookwireName: string): string {
+  return BY_HOOKWIRE_NAME.get(hookwireName) ?? hookwireName;
+}

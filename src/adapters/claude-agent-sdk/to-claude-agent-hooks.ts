@@ -1,0 +1,329 @@
+/**
+ * The Claude Agent SDK bridge: hookwire's hooks (settings files and in-process hooks, composed
+ * by one `HookStack`) as the SDK's `options.hooks`, so an agent built on
+ * `@anthropic-ai/claude-agent-sdk` runs them with hookwire's composition rules.
+ *
+ * Each supported SDK event gets one callback (no matcher: hookwire's own matchers decide, on
+ * hookwire's tool names) that turns the SDK's input into the in-process event — tool and field
+ * names mapped the Claude Code way (`Bash` ↔ `shell`, `file_path` ↔ `path`, see
+ * `claude-code-names.ts`) — runs the stack, and answers in the SDK's output shape:
+ *
+ * | SDK event          | hookwire event        | answer                                              |
+ * | ------------------ | --------------------- | --------------------------------------------------- |
+ * | PreToolUse         | toolCall              | skip → `permissionDecision: 'deny'` + reason; rewrite → `updatedInput` (no approval implied) |
+ * | PostToolUse        | toolResult            | rewrite → `updatedToolOutput`; `additionalContext`  |
+ * | PostToolUseFailure | toolFailure           | `additionalContext`                                 |
+ * | UserPromptSubmit   | promptSubmit          | deny → `decision: 'block'`; `additionalContext`     |
+ * | Stop               | stop                  | block → `decision: 'block'` + reason, bounded per turn |
+ * | StopFailure        | stopFailure           | observe                                             |
+ * | SessionStart       | sessionStart          | `additionalContext`                                 |
+ * | SessionEnd         | sessionEnd            | observe                                             |
+ * | PreCompact         | preCompact            | observe                                             |
+ * | Notification       | notification          | observe                                             |
+ *
+ * A `stop` from any hook answers `continue: false` with the reason as `stopReason`. Hooks see
+ * the agent's own session (`session_id`, `transcript_path`, `cwd` of the SDK input), and the
+ * SDK's abort signal as the context's signal.
+ */
+import type {
+  HookCallback,
+  HookCallbackMatcher,
+  HookEvent,
+  HookInput,
+  HookJSONOutput,
+  SyncHookJSONOutput,
+} from '@anthropic-ai/claude-agent-sdk';
+import type { HookReport } from '../../hooks/context.ts';
+import type { SessionEndReason, SessionStartSource } from '../../hooks/events.ts';
+import { RunHookContext } from '../../hooks/hook-context.ts';
+import type { HookStack } from '../../hooks/hook-stack.ts';
+import { DEFAULT_STOP_CONTINUATIONS_PER_TURN } from '../../loop/budgets.ts';
+import { fromClaudeTool, toClaudeToolInput } from './claude-code-names.ts';
+
+/** What the bridge needs of a hookwire instance (`createHookwire` of either entry gives it). */
+export interface ClaudeBridgeSource {
+  readonly hooks: HookStack;
+  /** Stop continuations per turn. Default 1, as `hookwire run`. */
+  readonly stopContinuationsPerTurn?: number;
+  /** Receives hook messages and warnings. */
+  report?(report: HookReport): void;
+}
+
+/** The SDK's `options.hooks`. */
+export type ClaudeAgentHooks = Partial<Record<HookEvent, HookCallbackMatcher[]>>;
+
+type Input<E extends HookInput['hook_event_name']> = Extract<HookInput, { hook_event_name: E }>;
+
+const CONTINUE: SyncHookJSONOutput = {};
+
+function stopped(reason: string): SyncHookJSONOutput {
+  return { continue: false, stopReason: reason };
+}
+
+const SESSION_SOURCES: Readonly<Record<string, SessionStartSource>> = {
+  startup: 'startup',
+  resume: 'resume',
+  clear: 'clear',
+  compact: 'compact',
+  fork: 'resume',
+};
+
+const END_REASONS: ReadonlySet<string> = new Set([
+  'exit',
+  'clear',
+  'logout',
+  'prompt_input_exit',
+  'other',
+]);
+
+/**
+ * The SDK's `options.hooks` for `hw`: `query({ prompt, options: { hooks: toClaudeAgentHooks(hw) } })`.
+ * Only events some hook of `hw` observes get a callback, so an agent with no hooks configured
+ * pays nothing.
+ */
+export function toClaudeAgentHooks(hw: ClaudeBridgeSource): ClaudeAgentHooks {
+  const stack = hw.hooks;
+  const budget = hw.stopContinuationsPerTurn ?? DEFAULT_STOP_CONTINUATIONS_PER_TURN;
+  // Per session: the prompt of the turn in progress and the Stop continuations it spent.
+  const turns = new Map<string, { prompt: string; continuations: number }>();
+  const turnOf = (sessionId: string): { prompt: string; continuations: number } => {
+    let turn = turns.get(sessionId);
+    if (turn === undefined) {
+      turn = { prompt: '', continuations: 0 };
+      turns.set(sessionId, turn);
+    }
+    return turn;
+  };
+
+  const contextFor = (input: HookInput, signal: AbortSignal): RunHookContext =>
+    new RunHookContext({
+      signal,
+      session: {
+        sessionId: input.session_id,
+        transcriptPath: input.transcript_path,
+        cwd: input.cwd,
+      },
+      ...(input.agent_type === undefined ? {} : { agentName: input.agent_type }),
+      report: (report) => {
+        hw.report?.(report);
+      },
+    });
+
+  const handlers: {
+    readonly [E in HookInput['hook_event_name']]?: {
+      readonly kind: Parameters<HookStack['observes']>[0];
+      readonly handle: (input: Input<E>, context: RunHookContext) => Promise<SyncHookJSONOutput>;
+    };
+  } = {
+    PreToolUse: {
+      kind: 'toolCall',
+      async handle(input, context) {
+        const call = fromClaudeTool(input.tool_name, input.tool_input);
+        const resolution = await stack.resolveToolCall(context, {
+          toolName: call.toolName,
+          toolCallId: input.tool_use_id,
+          args: call.input,
+          originalArgs: call.input,
+        });
+        const { action } = resolution;
+        const updated = resolution.rewritten
+          ? {
+              updatedInput: toClaudeToolInput(input.tool_name, resolution.args) as Record<
+                string,
+                unknown
+              >,
+            }
+          : {};
+        if (action.kind === 'skip' || action.kind === 'stop') {
+          return {
+            ...(action.kind === 'stop' ? stopped(action.reason) : {}),
+            hookSpecificOutput: {
+              hookEventName: 'PreToolUse',
+              permissionDecision: 'deny',
+              permissionDecisionReason: action.reason,
+            },
+          };
+        }
+        return resolution.rewritten
+          ? { hookSpecificOutput: { hookEventName: 'PreToolUse', ...updated } }
+          : CONTINUE;
+      },
+    },
+    PostToolUse: {
+      kind: 'toolResult',
+      async handle(input, context) {
+        const call = fromClaudeTool(input.tool_name, input.tool_input);
+        const action = await stack.onToolResult(context, {
+          toolName: call.toolName,
+          toolCallId: input.tool_use_id,
+          args: call.input,
+          presentation: input.tool_response,
+          raw: { result: input.tool_response },
+          skipped: false,
+        });
+        if (action.kind === 'stop') return stopped(action.reason);
+        if (action.kind === 'keep' && action.additionalContext === undefined) return CONTINUE;
+        const mcp = input.tool_name.startsWith('mcp__');
+        return {
+          hookSpecificOutput: {
+            hookEventName: 'PostToolUse',
+            ...(action.additionalContext === undefined
+              ? {}
+              : { additionalContext: action.additionalContext }),
+            ...(action.kind === 'rewrite'
+              ? mcp
+                ? { updatedMCPToolOutput: action.presentation }
+                : { updatedToolOutput: action.presentation }
+              : {}),
+          },
+        };
+      },
+    },
+    PostToolUseFailure: {
+      kind: 'toolFailure',
+      async handle(input, context) {
+        const call = fromClaudeTool(input.tool_name, input.tool_input);
+        const action = await stack.onToolFailure(context, {
+          toolName: call.toolName,
+          toolCallId: input.tool_use_id,
+          args: call.input,
+          error: input.error,
+        });
+        if (action.kind === 'stop') return stopped(action.reason);
+        return action.additionalContext === undefined
+          ? CONTINUE
+          : {
+              hookSpecificOutput: {
+                hookEventName: 'PostToolUseFailure',
+                additionalContext: action.additionalContext,
+              },
+            };
+      },
+    },
+    UserPromptSubmit: {
+      kind: 'promptSubmit',
+      async handle(input, context) {
+        turns.set(input.session_id, { prompt: input.prompt, continuations: 0 });
+        const action = await stack.onPromptSubmit(context, { prompt: input.prompt });
+        if (action.kind === 'stop') return stopped(action.reason);
+        if (action.kind === 'deny') return { decision: 'block', reason: action.reason };
+        return action.additionalContext === undefined
+          ? CONTINUE
+          : {
+              hookSpecificOutput: {
+                hookEventName: 'UserPromptSubmit',
+                additionalContext: action.additionalContext,
+              },
+            };
+      },
+    },
+    Stop: {
+      kind: 'stop',
+      async handle(input, context) {
+        const turn = turnOf(input.session_id);
+        if (!input.stop_hook_active) turn.continuations = 0;
+        const action = await stack.onStop(context, {
+          stopHookActive: input.stop_hook_active,
+          prompt: turn.prompt,
+          promptResponse: input.last_assistant_message ?? '',
+          continuations: turn.continuations,
+          continuationBudget: budget,
+        });
+        if (action.kind === 'stop') return stopped(action.reason);
+        if (action.kind !== 'block') return CONTINUE;
+        if (turn.continuations >= budget) {
+          context.report({
+            level: 'warning',
+            text: `a Stop hook blocked again ("${action.reason}"), but this turn already continued ${turn.continuations} time(s) (stopContinuationsPerTurn: ${budget}); the turn ends`,
+            event: 'stop',
+          });
+          return CONTINUE;
+        }
+        turn.continuations++;
+        return { decision: 'block', reason: action.reason };
+      },
+    },
+    StopFailure: {
+      kind: 'stopFailure',
+      async handle(input, context) {
+        const action = await stack.onStopFailure(context, {
+          error:
+            input.error_details === undefined
+              ? input.error
+              : `${input.error}: ${input.error_details}`,
+          finishReason: input.error === 'max_output_tokens' ? 'max_tokens' : 'error',
+          rawStopReason: input.error,
+          prompt: turnOf(input.session_id).prompt,
+        });
+        return action.kind === 'stop' ? stopped(action.reason) : CONTINUE;
+      },
+    },
+    SessionStart: {
+      kind: 'sessionStart',
+      async handle(input, context) {
+        const action = await stack.onSessionStart(context, {
+          source: SESSION_SOURCES[input.source] ?? 'startup',
+        });
+        if (action.kind === 'stop') return stopped(action.reason);
+        return action.additionalContext === undefined
+          ? CONTINUE
+          : {
+              hookSpecificOutput: {
+                hookEventName: 'SessionStart',
+                additionalContext: action.additionalContext,
+              },
+            };
+      },
+    },
+    SessionEnd: {
+      kind: 'sessionEnd',
+      async handle(input, context) {
+        turns.delete(input.session_id);
+        await stack.onSessionEnd(context, {
+          reason: END_REASONS.has(input.reason) ? (input.reason as SessionEndReason) : 'other',
+        });
+        return CONTINUE;
+      },
+    },
+    PreCompact: {
+      kind: 'preCompact',
+      async handle(input, context) {
+        const action = await stack.onPreCompact(context, {
+          trigger: input.trigger,
+          customInstructions: input.custom_instructions ?? undefined,
+        });
+        return action.kind === 'stop' ? stopped(action.reason) : CONTINUE;
+      },
+    },
+    Notification: {
+      kind: 'notification',
+      async handle(input, context) {
+        const action = await stack.onNotification(context, {
+          notificationType: input.notification_type,
+          message: input.message,
+          details: input.title === undefined ? undefined : { title: input.title },
+        });
+        return action.kind === 'stop' ? stopped(action.reason) : CONTINUE;
+      },
+    },
+  };
+
+  const result: ClaudeAgentHooks = {};
+  for (const [event, handler] of Object.entries(handlers)) {
+    if (!stack.observes(handler.kind)) continue;
+    const callback: HookCallback = async (
+      input,
+      _toolUseId,
+      { signal },
+    ): Promise<HookJSONOutput> => {
+      if (input.hook_event_name !== event) return CONTINUE;
+      const handle = handler.handle as (
+        input: HookInput,
+        context: RunHookContext,
+      ) => Promise<SyncHookJSONOutput>;
+      return handle(input, contextFor(input, signal));
+    };
+    result[event as HookEvent] = [{ hooks: [callback] }];
+  }
+  return result;
+}

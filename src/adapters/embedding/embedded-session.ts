@@ -1,0 +1,281 @@
+/**
+ * A hookwire session embedded in another agent (an AI SDK app, a Claude Agent SDK agent): the
+ * hooks `hookwire run` would load for the same directory and settings files — through the same
+ * `openHookSession` — plus the app's in-process hooks, one session id, an optional transcript,
+ * `SessionStart` when it opens and `SessionEnd` when it closes. No SDK is imported here: each
+ * embedding adds its own calls on top (`hookwire/ai-sdk`, `hookwire/claude-agent-sdk`).
+ */
+import { randomUUID } from 'node:crypto';
+import { join, resolve } from 'node:path';
+import type { Message } from '../../content/index.ts';
+import { openHookSession, type HookSession } from '../../hook-kinds/hook-session.ts';
+import type { HookRunRecord } from '../../hook-kinds/command/hook-run.ts';
+import type { EffectiveSettings } from '../../hook-kinds/settings/effective-settings.ts';
+import type { SettingsEnvironment } from '../../hook-kinds/settings/settings-layer.ts';
+import type { AgentHook } from '../../hooks/agent-hook.ts';
+import type { HookReport, SessionInfo } from '../../hooks/context.ts';
+import type { SessionEndReason } from '../../hooks/events.ts';
+import { RunHookContext } from '../../hooks/hook-context.ts';
+import type { HookStack } from '../../hooks/hook-stack.ts';
+import {
+  DEFAULT_CLOSING_HOOK_BUDGET_MS,
+  DEFAULT_STOP_CONTINUATIONS_PER_TURN,
+} from '../../loop/budgets.ts';
+import { LoopError } from '../../loop/loop-error.ts';
+import { settleWithinBudget } from '../../loop/run-state.ts';
+import {
+  TRANSCRIPT_VERSION,
+  TranscriptWriter,
+  type TranscriptRecord,
+} from '../../loop/transcript.ts';
+import type { HookwireCore } from './run-scope.ts';
+
+/** Options of an embedded hookwire session (`createHookwire`). */
+export interface HookwireOptions {
+  /** The project directory: its `.hookwire/` settings load and hooks run there. Default `process.cwd()`. */
+  readonly cwd?: string;
+  /**
+   * Extra settings files, as `hookwire run --settings`: loaded after every layer (managed,
+   * user, project, local), in order; each must exist. Relative paths resolve against `cwd`.
+   */
+  readonly settings?: readonly string[];
+  /**
+   * In-process hooks (the same `AgentHook` interface `hookwire run`'s loop calls), composed in
+   * one `HookStack` after the settings' command hooks.
+   */
+  readonly hooks?: readonly AgentHook[];
+  /** The session id hooks see as `session_id`. Default: a fresh UUID. */
+  readonly sessionId?: string;
+  /**
+   * Write the session's transcript (the loop's JSONL format) to
+   * `<cwd>/.hookwire/sessions/<sessionId>.jsonl`, or to the given path. Hooks get its path as
+   * `transcript_path` (empty when there is none). Default `false`.
+   */
+  readonly transcript?: boolean | string;
+  /** Given to hooks as `HookContext.agentName`. */
+  readonly agentName?: string;
+  /** Stop continuations per turn (a Stop hook's block), as `hookwire run`. Default 1. */
+  readonly stopContinuationsPerTurn?: number;
+  /** Time given to Interrupt, StopFailure and SessionEnd hooks, in ms. Default 1500. */
+  readonly closingHookBudgetMs?: number;
+  /** Receives hook messages (`systemMessage`) and warnings. Default: written to the transcript only. */
+  readonly onReport?: (report: HookReport) => void;
+  /** Called for every command-hook run as it settles. */
+  readonly onHookRun?: (record: HookRunRecord) => void;
+  /** Environment for settings discovery (`HOOKWIRE_HOME`, `HOOKWIRE_MANAGED_SETTINGS`). Default `process.env`. */
+  readonly env?: SettingsEnvironment;
+}
+
+const SESSION_ID = /^[A-Za-z0-9._-]+$/;
+const now = (): string => new Date().toISOString();
+
+/** An open embedded session: what every embedding builds on. */
+export class EmbeddedSession implements HookwireCore {
+  readonly hooks: HookStack;
+  readonly session: SessionInfo;
+  readonly agentName: string | undefined;
+  readonly settings: EffectiveSettings;
+  readonly stopContinuationsPerTurn: number;
+  readonly closingHookBudgetMs: number;
+  /** SessionStart context waiting for the first prompt. */
+  pendingContext: string | undefined;
+  readonly #hookSession: HookSession;
+  readonly #transcript: TranscriptWriter | undefined;
+  readonly #onReport: ((report: HookReport) => void) | undefined;
+  #turns = 0;
+  /** False when the host agent fires its own SessionStart/SessionEnd (the Claude Agent SDK). */
+  readonly #sessionEvents: boolean;
+  #closing: Promise<void> | undefined;
+
+  /** @internal Use `openEmbeddedSession`. */
+  constructor(
+    hookSession: HookSession,
+    session: SessionInfo,
+    transcript: TranscriptWriter | undefined,
+    options: HookwireOptions,
+    sessionEvents: boolean,
+  ) {
+    this.#sessionEvents = sessionEvents;
+    this.#hookSession = hookSession;
+    this.hooks = hookSession.stack;
+    this.settings = hookSession.settings;
+    this.session = session;
+    this.#transcript = transcript;
+    this.agentName = options.agentName;
+    this.#onReport = options.onReport;
+    this.stopContinuationsPerTurn =
+      options.stopContinuationsPerTurn ?? DEFAULT_STOP_CONTINUATIONS_PER_TURN;
+    this.closingHookBudgetMs = options.closingHookBudgetMs ?? DEFAULT_CLOSING_HOOK_BUDGET_MS;
+  }
+
+  get sessionId(): string {
+    return this.session.sessionId;
+  }
+
+  /** The transcript's path, `undefined` without `transcript`. */
+  get transcriptPath(): string | undefined {
+    return this.#transcript?.path;
+  }
+
+  get closed(): boolean {
+    return this.#closing !== undefined;
+  }
+
+  report(report: HookReport): void {
+    this.record({ type: 'hook-report', report, time: now() });
+    this.#onReport?.(report);
+  }
+
+  /** Appends a transcript record (nothing without a transcript). */
+  record(record: TranscriptRecord): void {
+    this.#transcript?.append(record);
+  }
+
+  /** Starts a turn: its number, recorded. */
+  startTurn(prompt: string): number {
+    const turn = ++this.#turns;
+    this.record({ type: 'turn-start', turn, prompt, time: now() });
+    return turn;
+  }
+
+  /** Records the messages a turn added to the conversation. */
+  recordMessages(turn: number, messages: readonly Message[]): void {
+    if (this.#transcript === undefined) return;
+    const time = now();
+    for (const message of messages) this.record({ type: 'message', turn, message, time });
+  }
+
+  /** A context for the closing hooks (Interrupt, StopFailure, SessionEnd): a fresh budgeted signal. */
+  closingContext(): RunHookContext {
+    return new RunHookContext({
+      ...(this.agentName === undefined ? {} : { agentName: this.agentName }),
+      signal: AbortSignal.timeout(this.closingHookBudgetMs),
+      session: this.session,
+      report: (report) => {
+        this.report(report);
+      },
+    });
+  }
+
+  /** Awaits a closing hook within the budget; a hook that does not answer is reported, never thrown. */
+  async settleClosing<T>(
+    event: string,
+    fire: (context: RunHookContext) => T | Promise<T>,
+  ): Promise<T | undefined> {
+    const context = this.closingContext();
+    const settled = await settleWithinBudget(fire(context), context.signal);
+    if (settled.ok) return settled.value;
+    this.report({
+      level: 'warning',
+      text: `the ${event} hook did not complete: ${settled.error.message}`,
+      event,
+    });
+    return undefined;
+  }
+
+  /** @internal Fires SessionStart; its context waits for the first prompt. */
+  async start(): Promise<void> {
+    const hooks = this.hooks;
+    if (!this.#sessionEvents || !hooks.observes('sessionStart')) return;
+    const context = new RunHookContext({
+      ...(this.agentName === undefined ? {} : { agentName: this.agentName }),
+      session: this.session,
+      report: (report) => {
+        this.report(report);
+      },
+    });
+    const action = await hooks.onSessionStart(context, { source: 'startup' });
+    if (action.kind === 'stop') {
+      this.report({
+        level: 'warning',
+        text: `a SessionStart hook asked to stop ("${action.reason}"); SessionStart is advisory, so the session opens`,
+        event: 'sessionStart',
+      });
+    } else if (action.additionalContext !== undefined && action.additionalContext !== '') {
+      this.pendingContext = action.additionalContext;
+    }
+  }
+
+  /**
+   * Fires SessionEnd (within the closing budget), then stops every hook process and server the
+   * session started and closes the transcript. Idempotent.
+   */
+  close(reason: SessionEndReason = 'exit'): Promise<void> {
+    this.#closing ??= this.#close(reason);
+    return this.#closing;
+  }
+
+  async #close(reason: SessionEndReason): Promise<void> {
+    try {
+      if (this.#sessionEvents && this.hooks.observes('sessionEnd'))
+        await this.settleClosing('sessionEnd', (context) =>
+          this.hooks.onSessionEnd(context, { reason }),
+        );
+      this.record({ type: 'session-end', reason, time: now() });
+    } finally {
+      try {
+        await this.#hookSession.close();
+      } finally {
+        await this.#transcript?.close();
+      }
+    }
+  }
+}
+
+/**
+ * Opens an embedded session: loads the settings (`SettingsError` listing every issue when a file
+ * is invalid), composes the hooks, opens the transcript, and fires SessionStart (unless
+ * `lifecycle.sessionEvents` is false: the host agent fires its own session events).
+ */
+export async function openEmbeddedSession(
+  options: HookwireOptions = {},
+  lifecycle: { readonly sessionEvents: boolean } = { sessionEvents: true },
+): Promise<EmbeddedSession> {
+  const cwd = resolve(options.cwd ?? process.cwd());
+  const sessionId = options.sessionId ?? randomUUID();
+  if (!SESSION_ID.test(sessionId)) {
+    throw new LoopError(
+      'session_id_invalid',
+      `Session id ${JSON.stringify(sessionId)} may contain only letters, digits, ".", "_" and "-".`,
+    );
+  }
+  const hookSession = await openHookSession({
+    projectDir: cwd,
+    settingsFiles: options.settings ?? [],
+    settingsBaseDir: cwd,
+    hooks: options.hooks ?? [],
+    ...(options.env === undefined ? {} : { env: options.env }),
+    ...(options.onHookRun === undefined ? {} : { onHookRun: options.onHookRun }),
+  });
+  let transcript: TranscriptWriter | undefined;
+  try {
+    if (options.transcript !== undefined && options.transcript !== false) {
+      const path =
+        options.transcript === true
+          ? join(cwd, '.hookwire', 'sessions', `${sessionId}.jsonl`)
+          : resolve(cwd, options.transcript);
+      transcript = await TranscriptWriter.open(path);
+      transcript.append({
+        type: 'session-start',
+        version: TRANSCRIPT_VERSION,
+        sessionId,
+        cwd,
+        source: 'startup',
+        time: now(),
+      });
+    }
+    const session = new EmbeddedSession(
+      hookSession,
+      { sessionId, transcriptPath: transcript?.path ?? '', cwd },
+      transcript,
+      options,
+      lifecycle.sessionEvents,
+    );
+    await session.start();
+    return session;
+  } catch (error) {
+    await hookSession.close();
+    await transcript?.close();
+    throw error;
+  }
+}

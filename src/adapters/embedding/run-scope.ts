@@ -1,0 +1,69 @@
+/**
+ * The run a model call or a tool call belongs to. `hw.generateText` / `hw.streamText` open a
+ * scope around the AI SDK call (an `AsyncLocalStorage`, so it follows the SDK's awaits into the
+ * wrapped model and tools); a wrapped model or tool used outside one gets a scope of its own per
+ * call. The scope carries the run's hook context (run id, turn = model-call index, signal) and
+ * what the hooks decided that must outlive one call (a `stop`).
+ */
+import { AsyncLocalStorage } from 'node:async_hooks';
+import type { HookReport, SessionInfo } from '../../hooks/context.ts';
+import { RunHookContext } from '../../hooks/hook-context.ts';
+import type { HookStack } from '../../hooks/hook-stack.ts';
+
+/** What the wrapped model and tools share with the instance that made them. */
+export interface HookwireCore {
+  /** Every hook of the instance (settings' command hooks, then in-process hooks). */
+  readonly hooks: HookStack;
+  /** The session hooks see (`session_id`, `transcript_path`, `cwd`). */
+  readonly session: SessionInfo;
+  readonly agentName: string | undefined;
+  report(report: HookReport): void;
+}
+
+export class RunScope {
+  readonly context: RunHookContext;
+  /** Model calls made in this run so far (the hook context's `turn`). */
+  modelCalls = 0;
+  /** Set when a hook asked to stop the run: the run ends after the current step. */
+  stopReason: string | undefined;
+
+  constructor(core: HookwireCore, signal: AbortSignal | undefined, isStreaming: boolean) {
+    this.context = new RunHookContext({
+      isStreaming,
+      ...(core.agentName === undefined ? {} : { agentName: core.agentName }),
+      ...(signal === undefined ? {} : { signal }),
+      session: core.session,
+      report: (report) => {
+        core.report(report);
+      },
+    });
+  }
+
+  /** Counts a model call and advances the context's turn. */
+  nextModelCall(): number {
+    this.modelCalls++;
+    this.context.setTurn(this.modelCalls);
+    return this.modelCalls;
+  }
+}
+
+const storage = new AsyncLocalStorage<RunScope>();
+
+/** Runs `body` inside `scope`. */
+export function inRunScope<T>(scope: RunScope, body: () => T): T {
+  return storage.run(scope, body);
+}
+
+/** The scope of the run in progress, if any. */
+export function activeScope(): RunScope | undefined {
+  return storage.getStore();
+}
+
+/** The scope of the run in progress, or a fresh one for a call made outside any. */
+export function currentScope(
+  core: HookwireCore,
+  signal: AbortSignal | undefined,
+  isStreaming: boolean,
+): RunScope {
+  return storage.getStore() ?? new RunScope(core, signal, isStreaming);
+}
