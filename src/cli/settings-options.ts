@@ -2,17 +2,11 @@ import { resolve } from 'node:path';
 import {
   loadHookSettings,
   openHookSession,
+  projectTrust,
   type HookSession,
   type HookSessionOptions,
 } from '../hook-kinds/hook-session.ts';
-import {
-  projectKey,
-  readTrustStore,
-  trustStoreFile,
-  trustedFingerprints,
-  type EffectiveSettings,
-  type HookTrust,
-} from '../hook-kinds/settings/index.ts';
+import type { EffectiveSettings, HookTrust } from '../hook-kinds/settings/index.ts';
 
 /** The options every settings-reading command shares. */
 export interface SettingsCommandOptions {
@@ -38,16 +32,11 @@ export function trustsWholeProject(options: SettingsCommandOptions): boolean {
  * The trust of a command's project: what the trust record (`~/.hookwire/trusted-hooks.json`)
  * holds for its real path, or everything with `trustAll`. A `TrustStoreError` propagates.
  */
-export async function commandTrust(
+export function commandTrust(
   options: SettingsCommandOptions,
   trustAll = trustsWholeProject(options),
 ): Promise<HookTrust> {
-  if (trustAll) return { trusted: new Set(), trustAll };
-  const store = await readTrustStore(trustStoreFile(process.env));
-  return {
-    trusted: trustedFingerprints(store, await projectKey(projectDirOf(options))),
-    trustAll,
-  };
+  return projectTrust({ projectDir: projectDirOf(options), trustAll });
 }
 
 /**

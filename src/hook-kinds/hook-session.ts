@@ -24,6 +24,33 @@ import {
 import { loadSettings } from './settings/load-settings.ts';
 import type { EffectiveSettings, HookTrust } from './settings/effective-settings.ts';
 import type { SettingsEnvironment } from './settings/settings-layer.ts';
+import {
+  projectKey,
+  readTrustStore,
+  trustStoreFile,
+  trustedFingerprints,
+} from './settings/trust-store.ts';
+
+/**
+ * The trust `hookwire run` gives a project's hooks: all of them with `trustAll`
+ * (`--trust-project`) or `HOOKWIRE_TRUST_PROJECT=1`, else those the trust record
+ * (`~/.hookwire/trusted-hooks.json`) holds for the project's real path. A `TrustStoreError`
+ * propagates. The CLI and the embeddings (`hookwire/ai-sdk`, …) both resolve trust here.
+ */
+export async function projectTrust(options: {
+  readonly projectDir: string;
+  readonly trustAll?: boolean;
+  readonly env?: SettingsEnvironment & { readonly HOOKWIRE_TRUST_PROJECT?: string | undefined };
+}): Promise<HookTrust> {
+  const env = options.env ?? process.env;
+  const trustAll = options.trustAll === true || env.HOOKWIRE_TRUST_PROJECT === '1';
+  if (trustAll) return { trusted: new Set(), trustAll };
+  const store = await readTrustStore(trustStoreFile(env));
+  return {
+    trusted: trustedFingerprints(store, await projectKey(resolve(options.projectDir))),
+    trustAll,
+  };
+}
 
 /** Which settings a hook session loads (`hookwire hooks list` and `validate` read the same). */
 export interface HookSettingsOptions {

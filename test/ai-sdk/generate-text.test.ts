@@ -109,6 +109,34 @@ describe('PreToolUse from a settings file', () => {
     expect(result.text).toBe('ok');
   });
 
+  it('project hooks need trust, exactly as in hookwire run (trustProject: true trusts them)', async () => {
+    const guard = await project.script(
+      'deny.sh',
+      'cat > /dev/null; echo "project says no" >&2; exit 2',
+    );
+    await project.settings('.hookwire/settings.json', {
+      PreToolUse: [group([{ command: guard }])],
+    });
+    const run = async (instance: Hookwire): Promise<unknown[]> => {
+      const ran: unknown[] = [];
+      await instance.generateText({
+        model: new MockLanguageModelV4({
+          doGenerate: [toolCallAnswer('c', 'read_file', { path: 'a' }), textAnswer('ok')],
+        }),
+        tools: { read_file: readFileTool(ran) },
+        prompt: 'Read a',
+        stopWhen: isStepCount(3),
+      });
+      await instance.close();
+      return ran;
+    };
+    const reports: string[] = [];
+    const untrusted = await open({ onReport: (report) => reports.push(report.text) });
+    expect(await run(untrusted)).toEqual([{ path: 'a' }]);
+    expect(reports).toEqual([expect.stringContaining('skipped 1 project hook as not trusted')]);
+    expect(await run(await open({ trustProject: true }))).toEqual([]);
+  });
+
   it('relative settings paths resolve against cwd', async () => {
     const guard = await project.script('deny.sh', 'cat > /dev/null; echo no >&2; exit 2');
     await project.settings('conf/hooks.json', { PreToolUse: [group([{ command: guard }])] });

@@ -8,7 +8,7 @@
 import { randomUUID } from 'node:crypto';
 import { join, resolve } from 'node:path';
 import type { Message } from '../../content/index.ts';
-import { openHookSession, type HookSession } from '../../hook-kinds/hook-session.ts';
+import { openHookSession, projectTrust, type HookSession } from '../../hook-kinds/hook-session.ts';
 import type { HookRunRecord } from '../../hook-kinds/command/hook-run.ts';
 import type { EffectiveSettings } from '../../hook-kinds/settings/effective-settings.ts';
 import type { SettingsEnvironment } from '../../hook-kinds/settings/settings-layer.ts';
@@ -62,8 +62,18 @@ export interface HookwireOptions {
   readonly onReport?: (report: HookReport) => void;
   /** Called for every command-hook run as it settles. */
   readonly onHookRun?: (record: HookRunRecord) => void;
-  /** Environment for settings discovery (`HOOKWIRE_HOME`, `HOOKWIRE_MANAGED_SETTINGS`). Default `process.env`. */
-  readonly env?: SettingsEnvironment;
+  /**
+   * Trust every hook of the project's own settings files, as `hookwire run --trust-project`.
+   * Default: as `hookwire run` — the hooks the trust record holds for the project (`hookwire
+   * hooks trust`), or all of them when `HOOKWIRE_TRUST_PROJECT=1`; the others are skipped with a
+   * warning (see `onReport`). Managed, user and `settings` files need no trust.
+   */
+  readonly trustProject?: boolean;
+  /**
+   * Environment for settings discovery and trust (`HOOKWIRE_HOME`, `HOOKWIRE_MANAGED_SETTINGS`,
+   * `HOOKWIRE_TRUST_PROJECT`). Default `process.env`.
+   */
+  readonly env?: SettingsEnvironment & { readonly HOOKWIRE_TRUST_PROJECT?: string | undefined };
 }
 
 const SESSION_ID = /^[A-Za-z0-9._-]+$/;
@@ -239,11 +249,17 @@ export async function openEmbeddedSession(
       `Session id ${JSON.stringify(sessionId)} may contain only letters, digits, ".", "_" and "-".`,
     );
   }
+  const trust = await projectTrust({
+    projectDir: cwd,
+    ...(options.trustProject === undefined ? {} : { trustAll: options.trustProject }),
+    ...(options.env === undefined ? {} : { env: options.env }),
+  });
   const hookSession = await openHookSession({
     projectDir: cwd,
     settingsFiles: options.settings ?? [],
     settingsBaseDir: cwd,
     hooks: options.hooks ?? [],
+    trust,
     ...(options.env === undefined ? {} : { env: options.env }),
     ...(options.onHookRun === undefined ? {} : { onHookRun: options.onHookRun }),
   });
@@ -271,6 +287,12 @@ export async function openEmbeddedSession(
       options,
       lifecycle.sessionEvents,
     );
+    const skipped = hookSession.settings.untrustedHooks;
+    if (skipped > 0)
+      session.report({
+        level: 'warning',
+        text: `hookwire: skipped ${skipped} project hook${skipped === 1 ? '' : 's'} as not trusted; review and trust them with: hookwire hooks trust --cwd ${cwd} (or pass trustProject: true)`,
+      });
     await session.start();
     return session;
   } catch (error) {
