@@ -5,7 +5,7 @@ import type {
   LanguageModelV4Prompt,
 } from '@ai-sdk/provider';
 import { describe, expect, it } from 'vitest';
-import { applyRequestPatch } from '../../hooks/request-patch.ts';
+import { applyRequestPatch } from '../../events/request-patch.ts';
 import { enforceToolChoice, withToolChoice } from '../../loop/tool-choice.ts';
 import { toHookLLMRequest, toHookLLMResponse } from '../../wire/index.ts';
 import { fromAiSdkPrompt, systemInstructionOf, toAiSdkPrompt } from './ai-sdk-prompt.ts';

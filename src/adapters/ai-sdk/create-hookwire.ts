@@ -32,7 +32,7 @@ import {
   type TextStreamPart,
   type ToolSet,
 } from 'ai';
-import type { HookStack } from '../../hooks/hook-stack.ts';
+import type { HookStack } from '../../hooks/stack/hook-stack.ts';
 import type { EffectiveSettings } from '../../hook-kinds/settings/effective-settings.ts';
 import {
   openEmbeddedSession,

@@ -32,8 +32,8 @@ import {
   type ModelRequest,
   type ModelResponse,
 } from '../../content/index.ts';
-import type { ModelOutputAction } from '../../hooks/actions.ts';
-import { applyRequestPatch } from '../../hooks/request-patch.ts';
+import type { ModelOutputAction } from '../../events/index.ts';
+import { applyRequestPatch } from '../../events/request-patch.ts';
 import { enforceToolChoice, withToolChoice } from '../../loop/tool-choice.ts';
 import { fromAiSdkCallOptions, toAiSdkCallOptions } from './ai-sdk-request.ts';
 import {

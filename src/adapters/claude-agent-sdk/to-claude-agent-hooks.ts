@@ -33,10 +33,10 @@ import type {
   HookJSONOutput,
   SyncHookJSONOutput,
 } from '@anthropic-ai/claude-agent-sdk';
-import type { HookReport } from '../../hooks/context.ts';
-import type { SessionEndReason, SessionStartSource } from '../../hooks/events.ts';
+import type { HookReport } from '../../events/context.ts';
+import type { SessionEndReason, SessionStartSource } from '../../events/index.ts';
 import { RunHookContext } from '../../hooks/hook-context.ts';
-import type { HookStack } from '../../hooks/hook-stack.ts';
+import type { HookStack } from '../../hooks/stack/hook-stack.ts';
 import { DEFAULT_STOP_CONTINUATIONS_PER_TURN } from '../../loop/budgets.ts';
 import { fromClaudeTool, toClaudeToolInput } from './claude-code-names.ts';
 

@@ -13,10 +13,10 @@ import type { HookRunRecord } from '../../hook-kinds/command/hook-run.ts';
 import type { EffectiveSettings } from '../../hook-kinds/settings/effective-settings.ts';
 import type { SettingsEnvironment } from '../../hook-kinds/settings/settings-layer.ts';
 import type { AgentHook } from '../../hooks/agent-hook.ts';
-import type { HookReport, SessionInfo } from '../../hooks/context.ts';
-import type { SessionEndReason } from '../../hooks/events.ts';
+import type { HookReport, SessionInfo } from '../../events/context.ts';
+import type { SessionEndReason } from '../../events/index.ts';
 import { RunHookContext } from '../../hooks/hook-context.ts';
-import type { HookStack } from '../../hooks/hook-stack.ts';
+import type { HookStack } from '../../hooks/stack/hook-stack.ts';
 import {
   DEFAULT_CLOSING_HOOK_BUDGET_MS,
   DEFAULT_STOP_CONTINUATIONS_PER_TURN,

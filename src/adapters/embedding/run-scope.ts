@@ -6,9 +6,9 @@
  * what the hooks decided that must outlive one call (a `stop`).
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
-import type { HookReport, SessionInfo } from '../../hooks/context.ts';
+import type { HookReport, SessionInfo } from '../../events/context.ts';
 import { RunHookContext } from '../../hooks/hook-context.ts';
-import type { HookStack } from '../../hooks/hook-stack.ts';
+import type { HookStack } from '../../hooks/stack/hook-stack.ts';
 
 /** What the wrapped model and tools share with the instance that made them. */
 export interface HookwireCore {
