@@ -309,6 +309,55 @@ export function describeCommandRunnerContract(
       await expectAllGone([grandchildPid]);
     });
 
+    it('kills a grandchild that left the group with setsid within the grace after the deadline', async () => {
+      const pidFile = join(directory, 'escapee');
+      const killGraceMs = 300;
+      const result = await runner.run({
+        ...base(`sh ${quote(fixture('setsid-escapee.sh'))} ${quote(pidFile)} wait`),
+        timeoutMs: 1000,
+        killGraceMs,
+      });
+      expect(result.termination).toBe('timeout');
+      const [escapeePid, escapeeSession] = (await waitForFile(pidFile))
+        .trim()
+        .split(' ')
+        .map(Number) as [number, number];
+      expect(escapeeSession).toBe(escapeePid); // it really left the hook's session and group
+      // Gone within the grace (plus the time a SIGKILL takes to land), without close().
+      await expectAllGone([escapeePid], killGraceMs + 1000);
+    });
+
+    it('kills a grandchild that left the group with setsid when the run is cancelled', async () => {
+      const pidFile = join(directory, 'escapee');
+      const controller = new AbortController();
+      const pending = runner.run({
+        ...base(`sh ${quote(fixture('setsid-escapee.sh'))} ${quote(pidFile)} wait`),
+        timeoutMs: 20_000,
+        killGraceMs: 300,
+        signal: controller.signal,
+      });
+      const [escapeePid] = (await waitForFile(pidFile)).trim().split(' ').map(Number) as [number];
+      controller.abort();
+      expect((await pending).termination).toBe('aborted');
+      await expectAllGone([escapeePid], 1300);
+    });
+
+    it('settles a clean exit at once although a setsid daemon holds its pipes, and kills the daemon on close', async () => {
+      const pidFile = join(directory, 'escapee');
+      const result = await runner.run({
+        ...base(`sh ${quote(fixture('setsid-escapee.sh'))} ${quote(pidFile)}`),
+        killGraceMs: 300,
+      });
+      expect(result).toMatchObject({ termination: 'exited', exitCode: 0, stdout: 'answer\n' });
+      expect(result.durationMs).toBeLessThan(5000);
+      const [escapeePid] = (await waitForFile(pidFile)).trim().split(' ').map(Number) as [number];
+      // A daemon started by a hook that exited cleanly lives as long as its runner ...
+      expect(await isRunning(escapeePid)).toBe(true);
+      // ... and no longer.
+      await runner.close();
+      await expectAllGone([escapeePid]);
+    });
+
     it('keeps the outputs of many concurrent runs separate', async () => {
       const runs = Array.from({ length: 24 }, (_, index) =>
         runner.run({

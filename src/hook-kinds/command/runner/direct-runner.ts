@@ -1,5 +1,6 @@
 import type { CommandResult, CommandRunner, RunCommandOptions } from './command-runner.ts';
-import { validateRunCommandOptions } from './command-runner.ts';
+import { DEFAULT_KILL_GRACE_MS, validateRunCommandOptions } from './command-runner.ts';
+import { createContainmentScope, killScope } from './containment.ts';
 import { CommandRunnerError } from './command-runner-error.ts';
 import { superviseCommand, type SupervisedOutcome, type Supervision } from './supervise-command.ts';
 
@@ -21,10 +22,14 @@ export function toCommandResult(outcome: SupervisedOutcome): CommandResult {
 /**
  * A `CommandRunner` that spawns each hook from this process. Simple and with no extra process,
  * but every spawn forks this process, which costs more the larger its heap is
- * (see docs/decisions/0003-hook-spawn-helper.md).
+ * (see docs/decisions/0003-hook-spawn-helper.md). Contains each run like the helper does
+ * (deadline, abort, close), but nothing outlives a SIGKILL of this process's group with it:
+ * only the helper runner survives that to clean up (docs/decisions/0008-process-containment.md).
  */
 export function createDirectRunner(): CommandRunner {
   const active = new Set<Supervision>();
+  const scope = createContainmentScope();
+  let graceMs = 0;
   let closing: Promise<void> | undefined;
 
   return {
@@ -40,19 +45,21 @@ export function createDirectRunner(): CommandRunner {
       } catch (error) {
         return Promise.reject(error instanceof Error ? error : new Error(String(error)));
       }
-      const supervision = superviseCommand(options);
+      graceMs = Math.max(graceMs, options.killGraceMs ?? DEFAULT_KILL_GRACE_MS);
+      const supervision = superviseCommand({ ...options, runTag: scope.nextTag() });
       active.add(supervision);
       void supervision.reaped.then(() => active.delete(supervision));
       return supervision.outcome.then(toCommandResult);
     },
 
     close(): Promise<void> {
+      // Then whatever left its group after a clean exit (a `setsid` daemon) goes too.
       closing ??= Promise.all(
         [...active].map((supervision) => {
           supervision.abort();
           return supervision.reaped;
         }),
-      ).then(() => undefined);
+      ).then(() => killScope(scope.prefix, graceMs));
       return closing;
     },
   };

@@ -27,17 +27,28 @@ describe('helper runner', () => {
     await rm(directory, { recursive: true, force: true });
   });
 
-  it('starts no helper until the first run, then reuses one helper for every run', async () => {
-    expect(runner.helperProcessId).toBeUndefined();
-    await runner.run({ command: 'true', cwd: directory, input: '', timeoutMs: 10_000 });
+  it('starts the helper when created, so it is ready before the first hook, then reuses it for every run', async () => {
     const first = runner.helperProcessId;
     expect(first).toBeTypeOf('number');
+    await runner.run({ command: 'true', cwd: directory, input: '', timeoutMs: 10_000 });
+    expect(runner.helperProcessId).toBe(first);
     await Promise.all(
       Array.from({ length: 5 }, () =>
         runner.run({ command: 'true', cwd: directory, input: '', timeoutMs: 10_000 }),
       ),
     );
     expect(runner.helperProcessId).toBe(first);
+  });
+
+  it('starts no helper until the first run with start: lazy', async () => {
+    const lazy = createHelperRunner({ start: 'lazy' });
+    try {
+      expect(lazy.helperProcessId).toBeUndefined();
+      await lazy.run({ command: 'true', cwd: directory, input: '', timeoutMs: 10_000 });
+      expect(lazy.helperProcessId).toBeTypeOf('number');
+    } finally {
+      await lazy.close();
+    }
   });
 
   it('restarts the helper transparently after it was killed', async () => {
@@ -84,4 +95,31 @@ describe('helper runner', () => {
     parent.kill('SIGKILL');
     await expectAllGone([helperPid, hookPid], 5000);
   });
+
+  // A hook's grandchild that left its group (setsid) and ignores SIGTERM, under a parent that
+  // dies: by SIGTERM, by SIGKILL of its pid, and by SIGKILL of its whole process group (what a
+  // terminal, a CI runner or a container stop does). The parent leads its own group, as a
+  // shell's job would.
+  for (const [how, kill] of [
+    ['SIGTERM to its pid', (pid: number) => process.kill(pid, 'SIGTERM')],
+    ['SIGKILL to its pid', (pid: number) => process.kill(pid, 'SIGKILL')],
+    ['SIGKILL to its process group', (pid: number) => process.kill(-pid, 'SIGKILL')],
+  ] as const) {
+    it(`kills a hook's setsid grandchild when the process that started the helper dies by ${how}`, async () => {
+      const pidFile = join(directory, 'escapee');
+      const parent = spawn(
+        process.execPath,
+        [fixture('runner-parent.ts'), pidFile, 'setsid-escapee.sh', 'wait'],
+        { stdio: ['ignore', 'pipe', 'inherit'], detached: true },
+      );
+      const lines = createInterface({ input: parent.stdout });
+      const helperPid = Number((await lines[Symbol.asyncIterator]().next()).value);
+      const [escapeePid] = (await waitForFile(pidFile)).trim().split(' ').map(Number) as [number];
+      expect(await isRunning(helperPid)).toBe(true);
+      expect(await isRunning(escapeePid)).toBe(true);
+      kill(parent.pid!);
+      // The hook's grace is 200 ms; the rest is the time the helper needs to notice and scan.
+      await expectAllGone([parent.pid!, helperPid, escapeePid], 5000);
+    });
+  }
 });

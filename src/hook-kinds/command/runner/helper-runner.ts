@@ -14,11 +14,18 @@ import {
   type RunRequest,
 } from './helper-protocol.ts';
 import { signalProcessGroup } from './process-group.ts';
+import { createContainmentScope, killScope } from './containment.ts';
+import { DEFAULT_KILL_GRACE_MS } from './command-runner.ts';
 
 /** Options of `createHelperRunner`. */
 export interface HelperRunnerOptions {
   /** V8 old-space limit of the spawn helper, in MiB. Default 32: it holds no hook output on its heap. */
   readonly helperHeapMegabytes?: number;
+  /**
+   * `eager` (default): start the helper when the runner is created, so it is ready before the
+   * first hook needs it. `lazy`: on the first run.
+   */
+  readonly start?: 'eager' | 'lazy';
 }
 
 /** A `CommandRunner` that spawns hooks through one long-lived spawn helper process. */
@@ -90,12 +97,15 @@ function setReferenced(child: HelperProcess, referenced: boolean): void {
 
 /**
  * A `CommandRunner` that starts ONE small spawn helper (`spawn-helper.ts`, a Node process with a
- * small heap) on the first run and sends it every run; the helper spawns, supervises, caps and
+ * small heap, in its own session) when it is created (or on the first run with `start: 'lazy'`)
+ * and sends it every run; the helper spawns, supervises, caps and
  * kills exactly as the direct runner does, and replies with the result. Runs are multiplexed by
  * id, so any number run concurrently. Forking the small helper costs the same whatever this
  * process's heap size is.
  *
- * - The helper exits when this process closes the runner or dies (its stdin ends).
+ * - The helper exits when this process closes the runner or dies (its stdin ends), however it
+ *   dies (SIGKILL of its pid or of its whole process group included), after killing every
+ *   process its runs started. If the helper itself is killed, this process kills what it left.
  * - If the helper dies, the next run starts a new one. Runs it had not yet started are resent
  *   once; runs it had started resolve as `spawn-error` and their process groups get SIGKILL
  *   (re-running a hook that may have had side effects would not be safe).
@@ -108,11 +118,18 @@ export function createHelperRunner(options: HelperRunnerOptions = {}): HelperCom
   let helperGone: Promise<void> = Promise.resolve();
   let nextId = 1;
   let closing: Promise<void> | undefined;
+  let generation = 0;
+  const scopeName = createContainmentScope().prefix.slice(0, -1);
 
   function startHelper(): HelperProcess {
-    const child = spawn(process.execPath, [`--max-old-space-size=${heapMegabytes}`, helperScript], {
-      stdio: ['pipe', 'pipe', 'inherit'],
-    });
+    // Each helper gets its own scope, named here so this process can clean up after it.
+    const scope = `${scopeName}-${++generation}`;
+    // Detached: its own session, so it outlives a kill of our process group and cleans up.
+    const child = spawn(
+      process.execPath,
+      [`--max-old-space-size=${heapMegabytes}`, helperScript, scope],
+      { stdio: ['pipe', 'pipe', 'inherit'], detached: true },
+    );
     const decoder = new FrameDecoder((header, body) => {
       // The helper is our own code speaking helper-protocol.ts.
       onReply(header as HelperReply, body);
@@ -124,15 +141,20 @@ export function createHelperRunner(options: HelperRunnerOptions = {}): HelperCom
     child.stdin.on('error', () => undefined);
     let markGone!: () => void;
     helperGone = new Promise((resolve) => (markGone = resolve));
-    const onGone = (reason: string) => {
-      markGone();
+    const onGone = (reason: string, cleanExit: boolean) => {
+      if (cleanExit) markGone();
+      // A helper that died without cleaning up (SIGKILL, OOM) leaves its runs' processes.
+      else void killScope(`${scope}.`, DEFAULT_KILL_GRACE_MS).finally(markGone);
       onHelperGone(child, reason);
     };
     child.once('error', (error) => {
-      onGone(`the spawn helper could not run: ${error.message}`);
+      onGone(`the spawn helper could not run: ${error.message}`, false);
     });
     child.once('close', (code, signal) => {
-      onGone(`the spawn helper exited (${signal ?? `code ${String(code)}`}) while the hook ran`);
+      onGone(
+        `the spawn helper exited (${signal ?? `code ${String(code)}`}) while the hook ran`,
+        code === 0 && closing !== undefined,
+      );
     });
     setReferenced(child, pending.size > 0);
     return child;
@@ -184,6 +206,8 @@ export function createHelperRunner(options: HelperRunnerOptions = {}): HelperCom
       send(run.request, [run.input]); // starts the successor, referenced while runs are pending
     }
   }
+
+  if (options.start !== 'lazy') helper = startHelper();
 
   return {
     get helperProcessId() {

@@ -5,8 +5,12 @@
  * stdin and replies leave on stdout, framed as in `helper-protocol.ts`. Nothing else may be
  * written to stdout.
  *
- * When stdin ends (the parent closed the runner or died), every run in flight is aborted and the
- * helper exits once their process groups are killed.
+ * The helper runs in its own session (the parent starts it detached), so a signal to the
+ * parent's process group (a terminal's SIGINT/SIGHUP, a CI runner's or container's SIGKILL of the
+ * group) does not reach it. When stdin ends (the parent closed the runner or died, however) or
+ * the helper itself gets SIGTERM, SIGINT or SIGHUP, every run in flight is aborted, their
+ * processes are killed (group, and those that left it), then everything else its runs left
+ * behind, and the helper exits. See docs/decisions/0008-process-containment.md.
  */
 import {
   FrameDecoder,
@@ -15,6 +19,12 @@ import {
   type HelperReply,
 } from './helper-protocol.ts';
 import { superviseCommand, type Supervision } from './supervise-command.ts';
+import { DEFAULT_KILL_GRACE_MS } from './command-runner.ts';
+import { createContainmentScope, killScope } from './containment.ts';
+
+// The parent names the scope (argv[2]) so it can clean up after this helper if it dies.
+const scope = createContainmentScope(process.argv[2]);
+let graceMs = 0;
 
 const active = new Map<number, Supervision>();
 const reaping = new Set<Promise<void>>();
@@ -29,7 +39,9 @@ function send(header: HelperReply, body?: readonly Buffer[]): void {
 }
 
 function startRun(request: HelperRequest & { type: 'run' }, input: Buffer): void {
+  graceMs = Math.max(graceMs, request.killGraceMs ?? DEFAULT_KILL_GRACE_MS);
   const supervision = superviseCommand({
+    runTag: scope.nextTag(),
     command: request.command,
     cwd: request.cwd,
     input,
@@ -69,8 +81,14 @@ function startRun(request: HelperRequest & { type: 'run' }, input: Buffer): void
 
 let stdinEnded = false;
 
+let exiting = false;
+
+// Once the runs in flight are reaped, whatever the scope left (a `setsid` daemon of a run that
+// exited cleanly) is killed too, then the helper exits.
 function exitWhenDone(): void {
-  if (stdinEnded && reaping.size === 0) process.exit(0);
+  if (!stdinEnded || reaping.size > 0 || exiting) return;
+  exiting = true;
+  void killScope(scope.prefix, graceMs).finally(() => process.exit(0));
 }
 
 function shutDown(): void {
@@ -90,6 +108,7 @@ process.stdin.on('data', (chunk: Buffer) => {
   decoder.push(chunk);
 });
 process.stdin.on('end', shutDown);
+for (const signal of ['SIGTERM', 'SIGINT', 'SIGHUP'] as const) process.on(signal, shutDown);
 process.stdin.on('error', shutDown);
 process.stdout.on('error', () => {
   // EPIPE: the parent is gone; nobody will read a reply again.

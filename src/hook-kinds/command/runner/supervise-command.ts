@@ -3,6 +3,12 @@ import { stat } from 'node:fs/promises';
 import { BoundedOutput } from './bounded-output.ts';
 import type { CommandTermination } from './command-runner.ts';
 import { DEFAULT_KILL_GRACE_MS, DEFAULT_MAX_OUTPUT_BYTES } from './command-runner.ts';
+import {
+  HOOK_RUN_VARIABLE,
+  canScanProcesses,
+  findContainedProcesses,
+  signalProcesses,
+} from './containment.ts';
 import { hasRunningMembers, isProcessGroupAlive, signalProcessGroup } from './process-group.ts';
 
 /** How often a group being killed is checked for running members (only during the grace). */
@@ -25,6 +31,12 @@ export interface SupervisionOptions {
   readonly killGraceMs?: number | undefined;
   readonly maxOutputBytes?: number | undefined;
   readonly signal?: AbortSignal | undefined;
+  /**
+   * The run's containment tag, given to the hook as `HOOKWIRE_HOOK_RUN` (see `containment.ts`):
+   * at the deadline, on abort and whenever the group is killed, processes carrying it are killed
+   * with the group even when they left it.
+   */
+  readonly runTag: string;
 }
 
 /** A `CommandResult` before decoding: the kept output as bytes. */
@@ -65,9 +77,11 @@ const emptyBuffer = Buffer.alloc(0);
  *   background.
  * - When the shell exits by itself, the outcome settles when stdout and stderr reach end-of-file,
  *   or after `DRAIN_WINDOW_MS` if a background grandchild keeps them open.
- * - Either way, once settled, any process left in the group is killed (SIGTERM, SIGKILL after
- *   the grace): a hook's processes never outlive it. A hook that wants a daemon must leave the
- *   group itself (`setsid`).
+ * - Either way, once settled, stdout and stderr are closed on our side and any process left in
+ *   the group is killed (SIGTERM, SIGKILL after the grace). At the deadline and on abort this
+ *   includes processes that left the group (`setsid`, double fork), found by the run's tag
+ *   (`HOOKWIRE_HOOK_RUN`) and their ancestry. After a clean exit, such a process is left to run
+ *   until its runner closes (`killScope`), which kills it.
  */
 export function superviseCommand(options: SupervisionOptions): Supervision {
   const started = performance.now();
@@ -105,7 +119,7 @@ export function superviseCommand(options: SupervisionOptions): Supervision {
   try {
     child = spawn('/bin/sh', ['-c', options.command], {
       cwd: options.cwd,
-      env: options.env === undefined ? process.env : { ...process.env, ...options.env },
+      env: { ...process.env, ...options.env, [HOOK_RUN_VARIABLE]: options.runTag },
       detached: true,
       stdio: 'pipe',
     });
@@ -136,31 +150,59 @@ export function superviseCommand(options: SupervisionOptions): Supervision {
     resolveReaped();
   };
 
-  // SIGTERM now, SIGKILL after the grace, unless the group is found empty first.
+  const match = { groupIds: processId === undefined ? [] : [processId], tag: options.runTag };
+  // After a clean exit only the group is killed: what left it lives until the runner closes.
+  let includeEscapees = true;
+  /** The running processes of the run: its group, and those that left it (setsid, double fork). */
+  const members = (): number[] =>
+    includeEscapees || processId === undefined
+      ? findContainedProcesses(match)
+      : findContainedProcesses({ groupIds: [processId] });
+  const isEmpty = (): boolean =>
+    processId === undefined ||
+    (canScanProcesses ? members().length === 0 : !hasRunningMembers(processId));
+
+  // SIGTERM now, SIGKILL after the grace, unless the run is found empty first. Processes that
+  // left the group are signalled one by one, found by their tag or their ancestry.
   const killGroup = () => {
     if (killing || processId === undefined) return;
     killing = true;
-    if (!signalProcessGroup(processId, 'SIGTERM')) {
+    const groupExists = signalProcessGroup(processId, 'SIGTERM');
+    const escaped = members();
+    signalProcesses(escaped, 'SIGTERM');
+    if (!groupExists && escaped.length === 0) {
       finishReaping();
       return;
     }
     killTimer = setTimeout(() => {
-      signalProcessGroup(processId, 'SIGKILL');
+      for (let round = 0; round < 3; round++) {
+        const groupLeft = signalProcessGroup(processId, 'SIGKILL');
+        const left = members();
+        signalProcesses(left, 'SIGKILL');
+        if (!groupLeft && left.length === 0) break;
+      }
       finishReaping();
     }, killGraceMs);
-    // A group that died on SIGTERM is done at once, not after the whole grace: its last members
+    // A run that died on SIGTERM is done at once, not after the whole grace: its last members
     // may be zombies a lazy init has not reaped yet, which only a look at their state reveals.
-    const groupId = processId;
     pollTimer = setInterval(() => {
-      if (!hasRunningMembers(groupId)) finishReaping();
+      if (isEmpty()) finishReaping();
     }, GROUP_POLL_MS);
   };
 
   // While the group is being killed, each sign of life ending is a chance to stop early.
   const checkGroupGone = () => {
     if (killing && !reapedDone && leaderExited && openStreams === 0 && processId !== undefined) {
-      if (!isProcessGroupAlive(processId)) finishReaping();
+      if (!isProcessGroupAlive(processId) && isEmpty()) finishReaping();
     }
+  };
+
+  // Once the outcome is taken nothing more is read: a daemon that inherited the pipes must not
+  // keep them (and with them this process's event loop) open.
+  const closePipes = () => {
+    child.stdin.destroy();
+    child.stdout.destroy();
+    child.stderr.destroy();
   };
 
   const settle = (termination: CommandTermination, spawnError?: string) => {
@@ -183,12 +225,14 @@ export function superviseCommand(options: SupervisionOptions): Supervision {
     });
     stdout.discardFurther();
     stderr.discardFurther();
+    closePipes();
     if (processId === undefined) {
       finishReaping();
     } else if (exited && openStreams === 0 && !isProcessGroupAlive(processId)) {
       // The common case: the shell and everything it started are gone; no timers needed.
       finishReaping();
     } else {
+      includeEscapees = !exited;
       killGroup();
       checkGroupGone();
     }
