@@ -60,8 +60,9 @@ function assertKnownEvent(event: string): void {
  */
 export async function hooksFireCommand(event: string, options: HooksFireOptions): Promise<number> {
   assertKnownEvent(event);
-  // One fire spawns a handful of processes from a small heap: the direct runner needs no helper.
-  const session = await openCommandHookSession(options, { runnerMode: 'direct' });
+  // The helper runner (the default): it outlives a kill of this process (Ctrl-C, SIGKILL of the
+  // group) and then kills every process the hooks started.
+  const session = await openCommandHookSession(options);
   try {
     const notice = untrustedNotice(session.settings, options);
     if (notice !== undefined) process.stderr.write(`${notice}\n`);
