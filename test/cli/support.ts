@@ -136,6 +136,8 @@ export interface CliOptions {
   readonly input?: string;
   /** Called with each complete stdout line as it arrives. */
   readonly onLine?: (line: string, child: ChildProcess) => void;
+  /** Called once with the spawned process (e.g. to signal it when a hook is ready). */
+  readonly onSpawn?: (child: ChildProcess) => void;
 }
 
 /** Spawns `node src/cli/main.ts …args` and resolves when it exits. */
@@ -168,6 +170,7 @@ export function runCli(args: readonly string[], options: CliOptions = {}): Promi
       resolvePromise({ code, signal, stdout, stderr });
     });
     child.stdin.end(options.input ?? '');
+    options.onSpawn?.(child);
   });
 }
 

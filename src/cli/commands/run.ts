@@ -29,6 +29,15 @@ export interface RunCommandOptions extends SettingsCommandOptions {
 /** Exit status of a cancelled run, as a shell reports a process ended by SIGINT. */
 export const EXIT_CANCELLED = 130;
 
+/**
+ * The signals that cancel a run, each with the exit status a shell reports for a process it
+ * ended: SIGINT (Ctrl-C) 130, SIGTERM (`kill`, a CI runner, `docker stop`) 143, SIGHUP (the
+ * terminal went away) 129.
+ */
+export const CANCELLING_SIGNALS = { SIGINT: 130, SIGTERM: 143, SIGHUP: 129 } as const;
+
+type CancellingSignal = keyof typeof CANCELLING_SIGNALS;
+
 /** The exit status of a run: 0 completed, 130 cancelled, 1 otherwise (failed, stopped, budget). */
 export function exitStatusOf(result: RunResult): number {
   if (result.status === 'completed') return 0;
@@ -80,9 +89,11 @@ async function readPrompt(argument: string | undefined): Promise<string> {
  * built-in tools, and the command hooks of every settings layer plus `--settings`, all in the
  * project directory `--cwd`. Progress and outcome go out in the `--output-format`.
  *
- * SIGINT cancels the run (the loop fires Interrupt); the session is then closed (SessionEnd) and
- * the status is 130. A second SIGINT exits at once with 130. The session, the hook runner and the
- * request recording are always closed before returning. Returns the exit status (see
+ * SIGINT, SIGTERM and SIGHUP cancel the run alike (the loop fires Interrupt); the session is then
+ * closed (SessionEnd within its budget, the transcript closed) and the status is 130, 143 or 129
+ * (`CANCELLING_SIGNALS`, after the first signal received). A second one of them exits at once
+ * with the first one's status. The session, the hook runner and the request recording are
+ * always closed before returning. Returns the exit status (see
  * `exitStatusOf`); configuration errors (settings, model spec, prompt, resume id) throw.
  */
 export async function runCommand(
@@ -105,13 +116,19 @@ export async function runCommand(
   let recording: RecordingModel | undefined;
   let session: Session | undefined;
   const interruption = new AbortController();
-  let interrupts = 0;
-  const onInterrupt = (): void => {
-    interrupts++;
-    // A second Ctrl-C means "now": the user does not want to wait for the closing hooks.
-    if (interrupts > 1) process.exit(EXIT_CANCELLED);
-    interruption.abort('interrupted by the user (SIGINT)');
+  let received: CancellingSignal | undefined;
+  const onSignal = (signal: CancellingSignal): void => {
+    // A second signal means "now": the user does not want to wait for the closing hooks.
+    if (received !== undefined) process.exit(CANCELLING_SIGNALS[received]);
+    received = signal;
+    interruption.abort(`interrupted by ${signal}`);
   };
+  const handlers = (Object.keys(CANCELLING_SIGNALS) as CancellingSignal[]).map((signal) => {
+    const handler = (): void => {
+      onSignal(signal);
+    };
+    return [signal, handler] as const;
+  });
   try {
     const baseModel = await resolveModel(options.model, {
       invocationDir: process.cwd(),
@@ -119,7 +136,7 @@ export async function runCommand(
       ...(options.baseUrl === undefined ? {} : { baseURL: options.baseUrl }),
     });
     const prompt = await readPrompt(promptArgument);
-    process.on('SIGINT', onInterrupt);
+    for (const [signal, handler] of handlers) process.on(signal, handler);
     recording =
       options.recordRequests === undefined
         ? undefined
@@ -144,11 +161,11 @@ export async function runCommand(
     const result = await handle.result;
     await session.close('exit');
     output.finish(result);
-    return interrupts > 0 ? EXIT_CANCELLED : exitStatusOf(result);
+    return received === undefined ? exitStatusOf(result) : CANCELLING_SIGNALS[received];
   } finally {
     await session?.close('exit');
     await hookSession.close();
     recording?.close();
-    process.off('SIGINT', onInterrupt);
+    for (const [signal, handler] of handlers) process.off(signal, handler);
   }
 }
