@@ -100,7 +100,7 @@ export function createProgram(): Command {
     )
     .addHelpText(
       'after',
-      '\nExit status: 0 completed; 1 failed, stopped, budget exhausted, or a configuration error; 130 cancelled.\nCtrl-C cancels the current turn (Interrupt hooks fire) and exits 130 once the session is closed; a second Ctrl-C exits at once.',
+      '\nExit status: 0 completed; 1 failed, stopped, budget exhausted, or a configuration error; 130 cancelled (143 by SIGTERM, 129 by SIGHUP).\nCtrl-C cancels the current turn (Interrupt hooks fire) and exits 130 once the session is closed; a second Ctrl-C exits at once. SIGTERM and SIGHUP cancel the same way.',
     )
     .action(
       action(async (prompt: string | undefined, options: RunCommandOptions) => {

@@ -17,13 +17,13 @@ afterEach(async () => {
   await workspace.remove();
 });
 
-// The shell tool runs the same through either runner: its own default (direct) or a shared one.
+// The shell tool runs the same through its own default runner or a shared one.
 const helperRunner = createCommandRunner({ mode: 'helper' });
 afterAll(async () => {
   await helperRunner.close();
 });
 const runners: [string, CommandRunner | undefined][] = [
-  ['the default direct runner', undefined],
+  ['its default runner', undefined],
   ['a shared helper runner', helperRunner],
 ];
 let runner: CommandRunner | undefined;
@@ -165,6 +165,28 @@ describe.each(runners)('shell through %s', (_name, selected) => {
         expect(await isRunning(grandchild)).toBe(false);
       },
       { timeout: 5_000, interval: 20 },
+    );
+  });
+
+  it('kills a process that left the group with setsid and ignores SIGTERM at the deadline', async () => {
+    const tool = makeTool({ killGraceMs: 200 });
+    const error = await failure(
+      run(
+        {
+          command:
+            'setsid sh -c \'trap "" TERM; echo $$ > escapee.pid; while :; do sleep 1; done\' & wait',
+          timeout: 1,
+        },
+        tool,
+      ),
+    );
+    expect(error.code).toBe('shell_timeout');
+    const escapee = await pidFrom('escapee.pid');
+    await vi.waitFor(
+      async () => {
+        expect(await isRunning(escapee)).toBe(false);
+      },
+      { timeout: 3_000, interval: 20 },
     );
   });
 

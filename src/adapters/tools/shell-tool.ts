@@ -1,5 +1,5 @@
 import {
-  createDirectRunner,
+  createHelperRunner,
   DEFAULT_KILL_GRACE_MS,
   DEFAULT_MAX_OUTPUT_BYTES,
   type CommandResult,
@@ -11,9 +11,11 @@ import { ToolError } from './tool-error.ts';
 /** Options of the `shell` tool. */
 export interface ShellToolOptions {
   /**
-   * Runs the commands. Default: a direct runner (`createDirectRunner`), created on first use,
-   * which needs no closing. Pass the run's shared `createCommandRunner()` (the one command hooks
-   * use) to spawn through its helper process; its owner closes it.
+   * Runs the commands. Default: a helper runner of its own (`createHelperRunner`), started on
+   * first use, which needs no closing (an idle helper does not keep the process alive, and it
+   * kills what the commands left when this process exits, however it exits). Pass the run's
+   * shared `createCommandRunner()` (the one command hooks use) to share its helper; its owner
+   * closes it. Either way commands are contained exactly like command hooks.
    */
   readonly runner?: CommandRunner;
   /** Deadline when the call gives no `timeout`, in seconds. Default 120. */
@@ -94,7 +96,7 @@ export function shellTool(options: ShellToolOptions = {}): Tool {
       const { command, timeout } = args as ShellArguments;
       // Clamped as well as declared: a caller that skipped validation still gets a bounded run.
       const timeoutSeconds = Math.min(timeout ?? defaultTimeoutSeconds, maxTimeoutSeconds);
-      runner ??= createDirectRunner();
+      runner ??= createHelperRunner({ start: 'lazy' });
       const result = await runner.run({
         command,
         cwd: context.cwd,

@@ -97,7 +97,9 @@ export interface ContainmentMatch {
 export function findContainedProcesses(match: ContainmentMatch): number[] {
   if (!canScanProcesses) return [];
   const needle =
-    match.tag === undefined ? undefined : Buffer.from(`${HOOK_RUN_VARIABLE}=${match.tag}`, 'latin1');
+    match.tag === undefined
+      ? undefined
+      : Buffer.from(`${HOOK_RUN_VARIABLE}=${match.tag}`, 'latin1');
   const groups = new Set(match.groupIds);
   const parents = new Map<number, number>();
   const seeds = new Set<number>();
