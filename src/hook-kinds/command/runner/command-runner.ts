@@ -16,10 +16,11 @@ export interface RunCommandOptions {
   /** The working directory (the project directory). A missing directory is a `spawn-error`. */
   readonly cwd: string;
   /**
-   * Written to stdin, then stdin is closed. A hook that never reads stdin is fine: the broken
-   * pipe is ignored.
+   * Written to stdin, then stdin is closed: a string (sent as UTF-8) or bytes, which are passed
+   * through without a copy (serialize a large payload once, to a Buffer). A hook that never reads
+   * stdin is fine: the broken pipe is ignored.
    */
-  readonly input: string;
+  readonly input: string | Uint8Array;
   /**
    * Variables added over the inherited environment (e.g. `HOOKWIRE_PROJECT_DIR`). The direct
    * runner inherits this process's environment at each run; the helper runner inherits it as it
@@ -102,8 +103,8 @@ export function validateRunCommandOptions(options: RunCommandOptions): void {
   if (typeof options.cwd !== 'string' || options.cwd === '') {
     fail('RunCommandOptions.cwd must be the path of the working directory (a non-empty string).');
   }
-  if (typeof options.input !== 'string') {
-    fail('RunCommandOptions.input must be a string (pass "" for no input).');
+  if (typeof options.input !== 'string' && !(options.input instanceof Uint8Array)) {
+    fail('RunCommandOptions.input must be a string or a Uint8Array (pass "" for no input).');
   }
   if (!isNonNegativeFinite(options.timeoutMs) || options.timeoutMs === 0) {
     fail(

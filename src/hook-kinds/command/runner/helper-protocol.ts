@@ -1,9 +1,14 @@
 /**
- * The framing between a helper runner and its spawn helper, over the helper's stdin (requests)
- * and stdout (replies). A frame is `u32 headerLength, u32 bodyLength` (big-endian), a UTF-8 JSON
- * header, then raw body bytes. Bodies carry the bulk data unencoded (a run's stdin payload; a
- * result's stdout then stderr), so neither side JSON-escapes or decodes hook output twice and
- * the helper never turns hook output into heap strings.
+ * The framing between a helper runner and its spawn helper (the Node one, spawn-helper.ts, or the
+ * native one, native/hookwire-spawn.c), over the helper's stdin (requests) and stdout (replies).
+ * A frame is `u32 headerLength, u32 bodyLength` (big-endian), a header, then raw body bytes.
+ * Bodies carry the bulk data unencoded (a run's stdin payload; a result's stdout then stderr),
+ * so neither side JSON-escapes or decodes hook output twice and the helper never turns hook
+ * output into heap strings. Reply headers are UTF-8 JSON. Request headers are UTF-8 fields
+ * each ended by a NUL byte, which a C helper reads without a JSON parser:
+ * `run ID TIMEOUT_MS KILL_GRACE_MS MAX_OUTPUT_BYTES COMMAND CWD NAME=VALUE…` (an empty field: the
+ * default) and `cancel ID`. The strings of a request therefore must not contain NUL bytes
+ * (`requestHasNul`), which no process could receive anyway.
  */
 
 import type { CommandTermination } from './command-runner.ts';
@@ -54,12 +59,66 @@ export type HelperReply = StartedReply | ResultReply;
 const prefixBytes = 8;
 const emptyBody: readonly Buffer[] = [];
 
+/** True when a string the request carries holds a NUL byte (such a run cannot be started). */
+export function requestHasNul(request: RunRequest): boolean {
+  if (request.command.includes('\0') || request.cwd.includes('\0')) return true;
+  for (const [name, value] of Object.entries(request.env ?? {})) {
+    if (name.includes('\0') || value.includes('\0')) return true;
+  }
+  return false;
+}
+
+function requestHeader(request: HelperRequest): string {
+  if (request.type === 'cancel') return `cancel\0${String(request.id)}\0`;
+  const fields = [
+    'run',
+    String(request.id),
+    String(request.timeoutMs),
+    request.killGraceMs === undefined ? '' : String(request.killGraceMs),
+    request.maxOutputBytes === undefined ? '' : String(request.maxOutputBytes),
+    request.command,
+    request.cwd,
+  ];
+  for (const [name, value] of Object.entries(request.env ?? {})) fields.push(`${name}=${value}`);
+  return fields.map((value) => `${value}\0`).join('');
+}
+
+/** Decodes a request header (see the module comment); undefined for anything else. */
+export function decodeRequest(header: Buffer): HelperRequest | undefined {
+  const fields = header.toString('utf8').split('\0').slice(0, -1); // each field ends with NUL
+  const number = (text: string | undefined) => (text === undefined || text === '' ? undefined : Number(text));
+  const id = number(fields[1]);
+  if (id === undefined) return undefined;
+  if (fields[0] === 'cancel') return { type: 'cancel', id };
+  if (fields[0] !== 'run' || fields.length < 7) return undefined;
+  const env: Record<string, string> = {};
+  for (const pair of fields.slice(7)) {
+    const at = pair.indexOf('=');
+    env[pair.slice(0, at)] = pair.slice(at + 1);
+  }
+  const killGraceMs = number(fields[3]);
+  const maxOutputBytes = number(fields[4]);
+  return {
+    type: 'run',
+    id,
+    timeoutMs: number(fields[2]) ?? 0,
+    command: fields[5] ?? '',
+    cwd: fields[6] ?? '',
+    ...(fields.length > 7 ? { env } : {}),
+    ...(killGraceMs === undefined ? {} : { killGraceMs }),
+    ...(maxOutputBytes === undefined ? {} : { maxOutputBytes }),
+  };
+}
+
 /** Encodes one frame as the buffers to write in order (the body is not copied). */
 export function encodeFrame(
   header: HelperRequest | HelperReply,
   body: readonly Buffer[] = emptyBody,
 ): Buffer[] {
-  const headerText = JSON.stringify(header);
+  const headerText =
+    header.type === 'run' || header.type === 'cancel'
+      ? requestHeader(header)
+      : JSON.stringify(header);
   const headerLength = Buffer.byteLength(headerText);
   let bodyLength = 0;
   for (const part of body) bodyLength += part.length;
@@ -75,12 +134,13 @@ export function encodeFrame(
  * joined once, so a large frame arriving in many chunks is copied once, not once per chunk.
  */
 export class FrameDecoder {
-  readonly #onFrame: (header: unknown, body: Buffer) => void;
+  readonly #onFrame: (header: Buffer, body: Buffer) => void;
   #chunks: Buffer[] = [];
   #buffered = 0;
   #needed = prefixBytes;
 
-  constructor(onFrame: (header: unknown, body: Buffer) => void) {
+  /** `onFrame` gets the raw header bytes (JSON for replies, `decodeRequest` for requests). */
+  constructor(onFrame: (header: Buffer, body: Buffer) => void) {
     this.#onFrame = onFrame;
   }
 
@@ -100,9 +160,7 @@ export class FrameDecoder {
         this.#needed = frameLength;
         return;
       }
-      const header: unknown = JSON.parse(
-        data.toString('utf8', prefixBytes, prefixBytes + headerLength),
-      );
+      const header = data.subarray(prefixBytes, prefixBytes + headerLength);
       const body = data.subarray(prefixBytes + headerLength, frameLength);
       data = data.subarray(frameLength);
       this.#chunks = data.length === 0 ? [] : [data];

@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -11,9 +11,29 @@ import {
   isRunning,
   waitForFile,
 } from './command-runner.contract.ts';
-import { createHelperRunner, type HelperCommandRunner } from './helper-runner.ts';
+import {
+  createHelperRunner,
+  nativeHelperAvailable,
+  type HelperCommandRunner,
+} from './helper-runner.ts';
 
-describeCommandRunnerContract('helper runner', createHelperRunner);
+describeCommandRunnerContract('helper runner (Node helper)', () =>
+  createHelperRunner({ helper: 'node' }),
+);
+// The native helper is built at install where a C compiler exists (scripts/build-native.ts).
+if (nativeHelperAvailable()) {
+  describeCommandRunnerContract('helper runner (native helper)', () =>
+    createHelperRunner({ helper: 'native' }),
+  );
+}
+
+describe('native spawn helper build', () => {
+  it('is built wherever cc exists, and is what the runner picks by default', () => {
+    const hasCompiler = spawnSync('cc', ['--version'], { stdio: 'ignore' }).status === 0;
+    expect(nativeHelperAvailable()).toBe(hasCompiler);
+    expect(createHelperRunner({ start: 'lazy' }).helperKind).toBe(hasCompiler ? 'native' : 'node');
+  });
+});
 
 describe('helper runner', () => {
   let runner: HelperCommandRunner;

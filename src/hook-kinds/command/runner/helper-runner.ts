@@ -1,4 +1,5 @@
 import { spawn, type ChildProcessByStdio } from 'node:child_process';
+import { accessSync, constants } from 'node:fs';
 import type { Readable, Writable } from 'node:stream';
 import { extname } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -8,6 +9,7 @@ import { CommandRunnerError } from './command-runner-error.ts';
 import {
   FrameDecoder,
   encodeFrame,
+  requestHasNul,
   type HelperReply,
   type HelperRequest,
   type ResultReply,
@@ -26,12 +28,48 @@ export interface HelperRunnerOptions {
    * first hook needs it. `lazy`: on the first run.
    */
   readonly start?: 'eager' | 'lazy';
+  /**
+   * Which spawn helper: `native` (native/build/hookwire-spawn, built at install where a C
+   * compiler exists), `node` (spawn-helper.ts), or `auto` (default): native when built, else
+   * node. The environment variable `HOOKWIRE_SPAWN_HELPER=node|native` overrides `auto`.
+   */
+  readonly helper?: 'auto' | 'native' | 'node';
+}
+
+/** Path of the native spawn helper (may not exist: it is built only where `cc` exists). */
+export const NATIVE_HELPER_PATH = fileURLToPath(
+  new URL('../../../../native/build/hookwire-spawn', import.meta.url),
+);
+
+/** True when the native spawn helper was built and can be executed. */
+export function nativeHelperAvailable(): boolean {
+  try {
+    accessSync(NATIVE_HELPER_PATH, constants.X_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The spawn helper `createHelperRunner` uses for this choice: `node` when asked (by the option or,
+ * for `auto`, by `HOOKWIRE_SPAWN_HELPER=node`), else the native one when it was built, else node.
+ */
+export function resolveHelperKind(
+  choice: HelperRunnerOptions['helper'] = 'auto',
+): 'native' | 'node' {
+  const fromEnvironment = process.env['HOOKWIRE_SPAWN_HELPER'];
+  const wanted = choice === 'auto' && fromEnvironment === 'node' ? 'node' : choice;
+  if (wanted === 'node') return 'node';
+  return nativeHelperAvailable() ? 'native' : 'node';
 }
 
 /** A `CommandRunner` that spawns hooks through one long-lived spawn helper process. */
 export interface HelperCommandRunner extends CommandRunner {
   /** The pid of the running spawn helper; undefined before the first run and after it exited. */
   readonly helperProcessId: number | undefined;
+  /** Which spawn helper this runner starts: the native one or the Node one. */
+  readonly helperKind: 'native' | 'node';
 }
 
 type HelperProcess = ChildProcessByStdio<Writable, Readable, null>;
@@ -113,6 +151,7 @@ function setReferenced(child: HelperProcess, referenced: boolean): void {
  */
 export function createHelperRunner(options: HelperRunnerOptions = {}): HelperCommandRunner {
   const heapMegabytes = options.helperHeapMegabytes ?? 32;
+  const helperKind = resolveHelperKind(options.helper);
   const pending = new Map<number, PendingRun>();
   let helper: HelperProcess | undefined;
   let helperGone: Promise<void> = Promise.resolve();
@@ -125,14 +164,19 @@ export function createHelperRunner(options: HelperRunnerOptions = {}): HelperCom
     // Each helper gets its own scope, named here so this process can clean up after it.
     const scope = `${scopeName}-${++generation}`;
     // Detached: its own session, so it outlives a kill of our process group and cleans up.
-    const child = spawn(
-      process.execPath,
-      [`--max-old-space-size=${heapMegabytes}`, helperScript, scope],
-      { stdio: ['pipe', 'pipe', 'inherit'], detached: true },
-    );
+    const child =
+      helperKind === 'native'
+        ? spawn(NATIVE_HELPER_PATH, [scope], {
+            stdio: ['pipe', 'pipe', 'inherit'],
+            detached: true,
+          })
+        : spawn(process.execPath, [`--max-old-space-size=${heapMegabytes}`, helperScript, scope], {
+            stdio: ['pipe', 'pipe', 'inherit'],
+            detached: true,
+          });
     const decoder = new FrameDecoder((header, body) => {
       // The helper is our own code speaking helper-protocol.ts.
-      onReply(header as HelperReply, body);
+      onReply(JSON.parse(header.toString('utf8')) as HelperReply, body);
     });
     child.stdout.on('data', (chunk: Buffer) => {
       decoder.push(chunk);
@@ -213,6 +257,7 @@ export function createHelperRunner(options: HelperRunnerOptions = {}): HelperCom
     get helperProcessId() {
       return helper?.pid;
     },
+    helperKind,
 
     run(runOptions: RunCommandOptions): Promise<CommandResult> {
       try {
@@ -244,7 +289,24 @@ export function createHelperRunner(options: HelperRunnerOptions = {}): HelperCom
           ? {}
           : { maxOutputBytes: runOptions.maxOutputBytes }),
       };
-      const input = Buffer.from(runOptions.input, 'utf8');
+      if (requestHasNul(request)) {
+        return Promise.resolve(
+          resultWithoutProcess(
+            started,
+            'spawn-error',
+            'could not start /bin/sh: the command, working directory or environment holds a NUL byte',
+          ),
+        );
+      }
+      // Encoded once (or passed through as the caller's bytes), then written as the frame body.
+      const input =
+        typeof runOptions.input === 'string'
+          ? Buffer.from(runOptions.input, 'utf8')
+          : Buffer.from(
+              runOptions.input.buffer,
+              runOptions.input.byteOffset,
+              runOptions.input.byteLength,
+            );
       return new Promise<CommandResult>((resolve) => {
         const onAbort = () => {
           if (pending.has(id) && helper !== undefined) send({ type: 'cancel', id });

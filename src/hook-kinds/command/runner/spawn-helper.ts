@@ -14,6 +14,7 @@
  */
 import {
   FrameDecoder,
+  decodeRequest,
   encodeFrame,
   type HelperRequest,
   type HelperReply,
@@ -99,9 +100,9 @@ function shutDown(): void {
 
 // The parent is trusted: the header is one of our own HelperRequest frames.
 const decoder = new FrameDecoder((header, body) => {
-  const request = header as HelperRequest;
-  if (request.type === 'run') startRun(request, body);
-  else active.get(request.id)?.abort();
+  const request = decodeRequest(header);
+  if (request?.type === 'run') startRun(request, body);
+  else if (request !== undefined) active.get(request.id)?.abort();
 });
 
 process.stdin.on('data', (chunk: Buffer) => {

@@ -25,7 +25,7 @@ export const DRAIN_WINDOW_MS = 250;
 export interface SupervisionOptions {
   readonly command: string;
   readonly cwd: string;
-  readonly input: Buffer | string;
+  readonly input: Uint8Array | string;
   readonly env?: Readonly<Record<string, string>> | undefined;
   readonly timeoutMs: number;
   readonly killGraceMs?: number | undefined;
