@@ -436,7 +436,8 @@ static void start_run(char *header, size_t header_length, const char *body, size
   char *cursor = header, *end = header + header_length;
   field(&cursor, end); /* "run" */
   char *id = field(&cursor, end), *timeout = field(&cursor, end), *grace = field(&cursor, end),
-       *max_output = field(&cursor, end), *command = field(&cursor, end), *cwd = field(&cursor, end);
+       *max_output = field(&cursor, end), *input_file = field(&cursor, end),
+       *command = field(&cursor, end), *cwd = field(&cursor, end);
   if (cwd == NULL) return;
   run_t *r = calloc(1, sizeof *r);
   if (r == NULL) exit(70);
@@ -476,9 +477,33 @@ static void start_run(char *header, size_t header_length, const char *body, size
   envp[k++] = tag_entry;
   envp[k] = NULL;
 
-  int in[2], out[2], err[2];
-  if (pipe2(in, O_CLOEXEC) || pipe2(out, O_CLOEXEC) || pipe2(err, O_CLOEXEC)) {
+  /* A large payload arrives as a file: the hook reads it as stdin, no pipe, no copy here. */
+  int in[2] = {-1, -1}, out[2], err[2];
+  if (*input_file) {
+    in[0] = open(input_file, O_RDONLY | O_CLOEXEC);
+    if (in[0] < 0) {
+      char message[1200];
+      snprintf(message, sizeof message, "could not open the stdin payload file: %s", strerror(errno));
+      r->settled = 1;
+      send_result(r, "spawn-error", message);
+      free(envp);
+      free(extra);
+      free_run(r);
+      return;
+    }
+    unlink(input_file);
+  } else if (pipe2(in, O_CLOEXEC)) {
     spawn_error(r, errno, cwd);
+    free(envp);
+    free(extra);
+    free_run(r);
+    return;
+  }
+  if (pipe2(out, O_CLOEXEC) || pipe2(err, O_CLOEXEC)) {
+    int error = errno;
+    close(in[0]);
+    if (in[1] >= 0) close(in[1]);
+    spawn_error(r, error, cwd);
     free(envp);
     free(extra);
     free_run(r);
@@ -518,7 +543,7 @@ static void start_run(char *header, size_t header_length, const char *body, size
   close(out[1]);
   close(err[1]);
   if (failed) {
-    close(in[1]);
+    if (in[1] >= 0) close(in[1]);
     close(out[0]);
     close(err[0]);
     spawn_error(r, failed, cwd);
@@ -528,8 +553,10 @@ static void start_run(char *header, size_t header_length, const char *body, size
   r->in_fd = in[1];
   r->out_fd = out[0];
   r->err_fd = err[0];
-  fcntl(r->in_fd, F_SETFL, O_NONBLOCK);
-  if (body_length > 0) {
+  if (r->in_fd >= 0) fcntl(r->in_fd, F_SETFL, O_NONBLOCK);
+  if (r->in_fd < 0) {
+    /* stdin is the payload file */
+  } else if (body_length > 0) {
     r->input = xrealloc(NULL, body_length);
     memcpy(r->input, body, body_length);
     r->input_length = body_length;

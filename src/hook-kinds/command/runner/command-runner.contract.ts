@@ -3,6 +3,7 @@
  * runs with its own factory (like hono's router `runTest`). Real processes, real files; fixtures
  * say when they are ready by writing a file, and the tests wait on that file.
  */
+import { createHash, randomBytes } from 'node:crypto';
 import { mkdtemp, readFile, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -168,6 +169,17 @@ export function describeCommandRunnerContract(
       });
       expect(result.exitCode).toBe(0);
       expect(result.stdout).toBe(payload);
+    });
+
+    it('delivers a 6 MiB payload given as bytes exactly, and leaves no payload file behind', async () => {
+      const payload = randomBytes(6 * 1024 * 1024);
+      const before = (await readdir(tmpdir())).filter((name) => name.startsWith('hookwire-input-'));
+      const result = await runner.run({ ...base('sha256sum'), input: payload });
+      expect(result.exitCode).toBe(0);
+      expect(result.stdout.split(' ')[0]).toBe(createHash('sha256').update(payload).digest('hex'));
+      await runner.close();
+      const after = (await readdir(tmpdir())).filter((name) => name.startsWith('hookwire-input-'));
+      expect(after.filter((name) => !before.includes(name))).toEqual([]);
     });
 
     it('ignores the broken pipe of a hook that never reads a 1 MiB payload', async () => {

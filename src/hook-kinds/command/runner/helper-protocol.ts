@@ -6,7 +6,7 @@
  * so neither side JSON-escapes or decodes hook output twice and the helper never turns hook
  * output into heap strings. Reply headers are UTF-8 JSON. Request headers are UTF-8 fields
  * each ended by a NUL byte, which a C helper reads without a JSON parser:
- * `run ID TIMEOUT_MS KILL_GRACE_MS MAX_OUTPUT_BYTES COMMAND CWD NAME=VALUE…` (an empty field: the
+ * `run ID TIMEOUT_MS KILL_GRACE_MS MAX_OUTPUT_BYTES INPUT_FILE COMMAND CWD NAME=VALUE…` (an empty field: the
  * default) and `cancel ID`. The strings of a request therefore must not contain NUL bytes
  * (`requestHasNul`), which no process could receive anyway.
  */
@@ -23,6 +23,11 @@ export interface RunRequest {
   readonly timeoutMs: number;
   readonly killGraceMs?: number;
   readonly maxOutputBytes?: number;
+  /**
+   * A file holding the stdin payload (then the body is empty): the helper opens it, unlinks it,
+   * and gives it to the hook as stdin, so a large payload is written once and crosses no pipe.
+   */
+  readonly inputFile?: string;
 }
 
 /** Parent → helper: abort a run (its outcome settles as `aborted`). No body. */
@@ -62,6 +67,7 @@ const emptyBody: readonly Buffer[] = [];
 /** True when a string the request carries holds a NUL byte (such a run cannot be started). */
 export function requestHasNul(request: RunRequest): boolean {
   if (request.command.includes('\0') || request.cwd.includes('\0')) return true;
+  if (request.inputFile?.includes('\0') === true) return true;
   for (const [name, value] of Object.entries(request.env ?? {})) {
     if (name.includes('\0') || value.includes('\0')) return true;
   }
@@ -76,6 +82,7 @@ function requestHeader(request: HelperRequest): string {
     String(request.timeoutMs),
     request.killGraceMs === undefined ? '' : String(request.killGraceMs),
     request.maxOutputBytes === undefined ? '' : String(request.maxOutputBytes),
+    request.inputFile ?? '',
     request.command,
     request.cwd,
   ];
@@ -90,9 +97,9 @@ export function decodeRequest(header: Buffer): HelperRequest | undefined {
   const id = number(fields[1]);
   if (id === undefined) return undefined;
   if (fields[0] === 'cancel') return { type: 'cancel', id };
-  if (fields[0] !== 'run' || fields.length < 7) return undefined;
+  if (fields[0] !== 'run' || fields.length < 8) return undefined;
   const env: Record<string, string> = {};
-  for (const pair of fields.slice(7)) {
+  for (const pair of fields.slice(8)) {
     const at = pair.indexOf('=');
     env[pair.slice(0, at)] = pair.slice(at + 1);
   }
@@ -102,9 +109,10 @@ export function decodeRequest(header: Buffer): HelperRequest | undefined {
     type: 'run',
     id,
     timeoutMs: number(fields[2]) ?? 0,
-    command: fields[5] ?? '',
-    cwd: fields[6] ?? '',
-    ...(fields.length > 7 ? { env } : {}),
+    command: fields[6] ?? '',
+    cwd: fields[7] ?? '',
+    ...(fields[5] === undefined || fields[5] === '' ? {} : { inputFile: fields[5] }),
+    ...(fields.length > 8 ? { env } : {}),
     ...(killGraceMs === undefined ? {} : { killGraceMs }),
     ...(maxOutputBytes === undefined ? {} : { maxOutputBytes }),
   };

@@ -1,7 +1,9 @@
 import { spawn, type ChildProcessByStdio } from 'node:child_process';
-import { accessSync, constants } from 'node:fs';
+import { accessSync, constants, mkdtempSync, rmSync } from 'node:fs';
+import { writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import type { Readable, Writable } from 'node:stream';
-import { extname } from 'node:path';
+import { extname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { CommandResult, CommandRunner, RunCommandOptions } from './command-runner.ts';
 import { validateRunCommandOptions } from './command-runner.ts';
@@ -73,6 +75,13 @@ export interface HelperCommandRunner extends CommandRunner {
 }
 
 type HelperProcess = ChildProcessByStdio<Writable, Readable, null>;
+
+/**
+ * Payloads of at least this many bytes (1 MiB) go to the hook through a file instead of two
+ * pipes: written once by this process, opened, unlinked and handed over as stdin by the helper.
+ */
+export const LARGE_INPUT_BYTES = 1024 * 1024;
+const emptyInput = Buffer.alloc(0);
 
 interface PendingRun {
   readonly request: RunRequest;
@@ -158,6 +167,7 @@ export function createHelperRunner(options: HelperRunnerOptions = {}): HelperCom
   let nextId = 1;
   let closing: Promise<void> | undefined;
   let generation = 0;
+  let inputDirectory: string | undefined;
   const scopeName = createContainmentScope().prefix.slice(0, -1);
 
   function startHelper(): HelperProcess {
@@ -217,6 +227,8 @@ export function createHelperRunner(options: HelperRunnerOptions = {}): HelperCom
     if (run === undefined) return;
     pending.delete(id);
     run.signal?.removeEventListener('abort', run.onAbort);
+    // Opened and unlinked by the helper; still there only if the helper died first.
+    if (run.request.inputFile !== undefined) rmSync(run.request.inputFile, { force: true });
     if (pending.size === 0 && helper !== undefined) setReferenced(helper, false);
     run.resolve(result);
   }
@@ -307,24 +319,42 @@ export function createHelperRunner(options: HelperRunnerOptions = {}): HelperCom
               runOptions.input.byteOffset,
               runOptions.input.byteLength,
             );
-      return new Promise<CommandResult>((resolve) => {
-        const onAbort = () => {
-          if (pending.has(id) && helper !== undefined) send({ type: 'cancel', id });
-        };
-        pending.set(id, {
-          request,
-          input,
-          started,
-          resolve,
-          signal,
-          onAbort,
-          processId: undefined,
-          resent: false,
+      const dispatch = (sent: RunRequest, body: Buffer): Promise<CommandResult> => {
+        if (signal?.aborted === true) {
+          return Promise.resolve(resultWithoutProcess(started, 'aborted'));
+        }
+        return new Promise<CommandResult>((resolve) => {
+          const onAbort = () => {
+            if (pending.has(id) && helper !== undefined) send({ type: 'cancel', id });
+          };
+          pending.set(id, {
+            request: sent,
+            input: body,
+            started,
+            resolve,
+            signal,
+            onAbort,
+            processId: undefined,
+            resent: false,
+          });
+          signal?.addEventListener('abort', onAbort, { once: true });
+          send(sent, [body]);
+          if (pending.size === 1 && helper !== undefined) setReferenced(helper, true);
         });
-        signal?.addEventListener('abort', onAbort, { once: true });
-        send(request, [input]);
-        if (pending.size === 1 && helper !== undefined) setReferenced(helper, true);
-      });
+      };
+      if (input.length < LARGE_INPUT_BYTES) return dispatch(request, input);
+      // A large payload is written once, to a private file the helper gives the hook as stdin.
+      inputDirectory ??= mkdtempSync(join(tmpdir(), 'hookwire-input-'));
+      const inputFile = join(inputDirectory, String(id));
+      return writeFile(inputFile, input, { mode: 0o600 }).then(
+        () => dispatch({ ...request, inputFile }, emptyInput),
+        (error: unknown) =>
+          resultWithoutProcess(
+            started,
+            'spawn-error',
+            `could not write the stdin payload to ${inputFile}: ${error instanceof Error ? error.message : String(error)}`,
+          ),
+      );
     },
 
     close(): Promise<void> {
@@ -335,7 +365,9 @@ export function createHelperRunner(options: HelperRunnerOptions = {}): HelperCom
         setReferenced(child, true);
         child.stdin.end();
         await helperGone;
-      })();
+      })().finally(() => {
+        if (inputDirectory !== undefined) rmSync(inputDirectory, { recursive: true, force: true });
+      });
       return closing;
     },
   };

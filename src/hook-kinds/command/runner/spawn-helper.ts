@@ -19,6 +19,7 @@ import {
   type HelperRequest,
   type HelperReply,
 } from './helper-protocol.ts';
+import { openSync, unlinkSync } from 'node:fs';
 import { superviseCommand, type Supervision } from './supervise-command.ts';
 import { DEFAULT_KILL_GRACE_MS } from './command-runner.ts';
 import { createContainmentScope, killScope } from './containment.ts';
@@ -39,9 +40,39 @@ function send(header: HelperReply, body?: readonly Buffer[]): void {
   process.stdout.uncork();
 }
 
+function openInput(path: string): number | string {
+  try {
+    const fd = openSync(path, 'r');
+    unlinkSync(path);
+    return fd;
+  } catch (error) {
+    return `could not open the stdin payload file: ${error instanceof Error ? error.message : String(error)}`;
+  }
+}
+
 function startRun(request: HelperRequest & { type: 'run' }, input: Buffer): void {
   graceMs = Math.max(graceMs, request.killGraceMs ?? DEFAULT_KILL_GRACE_MS);
+  const inputFd = request.inputFile === undefined ? undefined : openInput(request.inputFile);
+  if (typeof inputFd === 'string') {
+    send(
+      {
+        type: 'result',
+        id: request.id,
+        exitCode: null,
+        signal: null,
+        stdoutBytes: 0,
+        stdoutTruncated: false,
+        stderrTruncated: false,
+        durationMs: 0,
+        termination: 'spawn-error',
+        spawnError: inputFd,
+      },
+      [],
+    );
+    return;
+  }
   const supervision = superviseCommand({
+    inputFd,
     runTag: scope.nextTag(),
     command: request.command,
     cwd: request.cwd,

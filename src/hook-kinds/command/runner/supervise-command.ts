@@ -1,4 +1,6 @@
-import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { spawn, type ChildProcessByStdio } from 'node:child_process';
+import type { Readable, Writable } from 'node:stream';
+import { closeSync } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { BoundedOutput } from './bounded-output.ts';
 import type { CommandTermination } from './command-runner.ts';
@@ -26,6 +28,12 @@ export interface SupervisionOptions {
   readonly command: string;
   readonly cwd: string;
   readonly input: Uint8Array | string;
+  /**
+   * A file descriptor to give the hook as stdin instead of writing `input` to a pipe (the spawn
+   * helper's path for large payloads, which the parent wrote to a file once). Closed here after
+   * the spawn.
+   */
+  readonly inputFd?: number | undefined;
   readonly env?: Readonly<Record<string, string>> | undefined;
   readonly timeoutMs: number;
   readonly killGraceMs?: number | undefined;
@@ -115,18 +123,21 @@ export function superviseCommand(options: SupervisionOptions): Supervision {
     return { processId: undefined, outcome, reaped, abort: () => undefined };
   }
 
-  let child: ChildProcessWithoutNullStreams;
+  let child: ChildProcessByStdio<Writable | null, Readable, Readable>;
   try {
     child = spawn('/bin/sh', ['-c', options.command], {
       cwd: options.cwd,
       env: { ...process.env, ...options.env, [HOOK_RUN_VARIABLE]: options.runTag },
       detached: true,
-      stdio: 'pipe',
-    });
+      stdio: [options.inputFd ?? 'pipe', 'pipe', 'pipe'],
+    }) as ChildProcessByStdio<Writable | null, Readable, Readable>; // stdout, stderr: 'pipe'
   } catch (error) {
     // Synchronous spawn failures: e.g. a NUL byte in the command or an environment value.
     settleWithoutProcess('spawn-error', error instanceof Error ? error.message : String(error));
     return { processId: undefined, outcome, reaped, abort: () => undefined };
+  } finally {
+    // The child has its own copy now (or there is no child).
+    if (options.inputFd !== undefined) closeSync(options.inputFd);
   }
   const processId = child.pid;
 
@@ -200,7 +211,7 @@ export function superviseCommand(options: SupervisionOptions): Supervision {
   // Once the outcome is taken nothing more is read: a daemon that inherited the pipes must not
   // keep them (and with them this process's event loop) open.
   const closePipes = () => {
-    child.stdin.destroy();
+    child.stdin?.destroy();
     child.stdout.destroy();
     child.stderr.destroy();
   };
@@ -258,7 +269,7 @@ export function superviseCommand(options: SupervisionOptions): Supervision {
   child.stdout.once('close', onStreamClosed);
   child.stderr.once('close', onStreamClosed);
   // A hook that never reads stdin makes our write fail with EPIPE; that is its right.
-  child.stdin.on('error', () => undefined);
+  child.stdin?.on('error', () => undefined);
 
   child.once('error', (error: NodeJS.ErrnoException) => {
     // After a successful spawn, 'error' can only come from signalling, which we do not do
@@ -287,7 +298,7 @@ export function superviseCommand(options: SupervisionOptions): Supervision {
   });
 
   if (processId !== undefined) {
-    child.stdin.end(options.input);
+    child.stdin?.end(options.input);
     deadlineTimer = setTimeout(() => {
       settle(leaderExited ? 'exited' : 'timeout');
     }, options.timeoutMs);
