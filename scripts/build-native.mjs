@@ -21,7 +21,8 @@ function give(message) {
   process.exit(required ? 1 : 0);
 }
 
-if (process.platform !== 'linux') give(`skipped on ${process.platform}: the Node spawn helper is used`);
+if (process.platform !== 'linux')
+  give(`skipped on ${process.platform}: the Node spawn helper is used`);
 if (spawnSync(compiler, ['--version'], { stdio: 'ignore' }).status !== 0) {
   give(`no C compiler (${compiler}): the Node spawn helper is used`);
 }

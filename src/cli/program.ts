@@ -198,5 +198,18 @@ export function createProgram(): Command {
       }),
     );
 
+  program
+    .command('doctor')
+    .description(
+      'Show the spawn helper in use (native or Node) and the process containment in force on this machine.',
+    )
+    .option('--json', 'print the report as one JSON object')
+    .action(
+      action(async (options: { json?: boolean }) => {
+        const { doctorCommand } = await import('./commands/doctor.ts');
+        return doctorCommand(options);
+      }),
+    );
+
   return program;
 }

@@ -93,7 +93,8 @@ function requestHeader(request: HelperRequest): string {
 /** Decodes a request header (see the module comment); undefined for anything else. */
 export function decodeRequest(header: Buffer): HelperRequest | undefined {
   const fields = header.toString('utf8').split('\0').slice(0, -1); // each field ends with NUL
-  const number = (text: string | undefined) => (text === undefined || text === '' ? undefined : Number(text));
+  const number = (text: string | undefined) =>
+    text === undefined || text === '' ? undefined : Number(text);
   const id = number(fields[1]);
   if (id === undefined) return undefined;
   if (fields[0] === 'cancel') return { type: 'cancel', id };
