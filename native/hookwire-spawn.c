@@ -245,10 +245,11 @@ static int find_index(proc_t *table, size_t count, pid_t pid) {
 
 /*
  * Fills *found with the running pids of group `group` (0: none), of processes whose environment
- * holds TAG_VARIABLE=tag (prefix: starting with it; NULL: no tag), and of their descendants.
- * Never this process. Returns the count.
+ * holds TAG_VARIABLE=tag (prefix: starting with it; NULL: no tag), of the children of `ancestor`
+ * (0: none), and of their descendants. Never this process. Returns the count.
  */
-static size_t find_contained(pid_t group, const char *tag, int prefix, pid_t **found) {
+static size_t find_contained(pid_t group, const char *tag, int prefix, pid_t ancestor,
+                             pid_t **found) {
   *found = NULL;
   DIR *dir = opendir("/proc");
   if (dir == NULL) return 0;
@@ -277,7 +278,7 @@ static size_t find_contained(pid_t group, const char *tag, int prefix, pid_t **f
       continue;
     }
     free(stat);
-    int seed = group != 0 && pgrp == group;
+    int seed = (group != 0 && pgrp == group) || (ancestor != 0 && ppid == ancestor);
     if (!seed && tag != NULL) {
       snprintf(path, sizeof path, "/proc/%d/environ", pid);
       char *env = read_file(path, &length);
@@ -316,7 +317,7 @@ static size_t find_contained(pid_t group, const char *tag, int prefix, pid_t **f
 }
 
 static size_t members_of(run_t *r, pid_t **found) {
-  return find_contained(r->pid, r->escapees ? r->tag : NULL, 0, found);
+  return find_contained(r->pid, r->escapees ? r->tag : NULL, 0, 0, found);
 }
 
 /* Signals the group and every member; returns whether anything was there. */
@@ -671,11 +672,13 @@ static void on_stop(int signo) {
   on_sigchld(0);
 }
 
+/* At exit: everything tagged with our scope, and everything below us (as a subreaper, orphans of
+ * hooks that cleared their environment are our children too). */
 static void kill_scope_and_exit(void) {
   char prefix[200];
   snprintf(prefix, sizeof prefix, "%s.", scope);
   pid_t *found;
-  size_t n = find_contained(0, prefix, 1, &found);
+  size_t n = find_contained(0, prefix, 1, getpid(), &found);
   if (n > 0) {
     for (size_t i = 0; i < n; i++) kill(found[i], SIGTERM);
     double deadline = now_ms() + max_grace;
@@ -683,12 +686,12 @@ static void kill_scope_and_exit(void) {
       usleep(25000);
       reap_children();
       free(found);
-      n = find_contained(0, prefix, 1, &found);
+      n = find_contained(0, prefix, 1, getpid(), &found);
     }
     for (int round = 0; round < 2 && n > 0; round++) {
       for (size_t i = 0; i < n; i++) kill(found[i], SIGKILL);
       free(found);
-      n = find_contained(0, prefix, 1, &found);
+      n = find_contained(0, prefix, 1, getpid(), &found);
     }
   }
   free(found);

@@ -116,6 +116,29 @@ describe('helper runner', () => {
     await expectAllGone([helperPid, hookPid], 5000);
   });
 
+  it.runIf(nativeHelperAvailable())(
+    'native helper: kills at close an orphan that cleared its environment and left the group (subreaper)',
+    async () => {
+      const native = createHelperRunner({ helper: 'native' });
+      const pidFile = join(directory, 'orphan');
+      // Double fork (the subshell exits at once), setsid, and env -i: neither the tag nor a live
+      // parent leads to it; only being the helper's orphan does.
+      const daemon = `trap '' TERM; echo $$ > "$0.partial"; mv "$0.partial" "$0"; while :; do /bin/sleep 1; done`;
+      const result = await native.run({
+        command: `( /usr/bin/env -i /usr/bin/setsid /bin/sh -c '${daemon}' '${pidFile}' & ); echo started`,
+        cwd: directory,
+        input: '',
+        timeoutMs: 10_000,
+        killGraceMs: 200,
+      });
+      expect(result).toMatchObject({ termination: 'exited', stdout: 'started\n' });
+      const orphan = Number((await waitForFile(pidFile)).trim());
+      expect(await isRunning(orphan)).toBe(true);
+      await native.close();
+      await expectAllGone([orphan], 3000);
+    },
+  );
+
   // A hook's grandchild that left its group (setsid) and ignores SIGTERM, under a parent that
   // dies: by SIGTERM, by SIGKILL of its pid, and by SIGKILL of its whole process group (what a
   // terminal, a CI runner or a container stop does). The parent leads its own group, as a
