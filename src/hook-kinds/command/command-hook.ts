@@ -20,6 +20,7 @@ import type { AgentHook } from '../../hooks/agent-hook.ts';
 import type { HookRunRecord } from './hook-run.ts';
 import { runHookGroup, type HookGroupRun } from './run-hook-group.ts';
 import type { CommandRunner } from './runner/index.ts';
+import type { HookKindRunners } from '../hook-kind.ts';
 import type { HookGroupConfig } from '../settings/index.ts';
 
 export { EVENT_KIND, requestPatchFromOverride, responseFromOverride } from '../../events/index.ts';
@@ -34,6 +35,11 @@ export interface CommandHookOptions {
   readonly onHookRun?: (record: HookRunRecord) => void;
   /** Called with every group run and its combined outcome (used by `hooks fire`). */
   readonly onGroupRun?: (group: HookGroupConfig, run: HookGroupRun) => void;
+  /**
+   * The runners of the groups' process, http and prompt hooks; a hook whose kind has none
+   * answers a failure (a warning, or a denial when it fails closed).
+   */
+  readonly kinds?: HookKindRunners;
 }
 
 function joined(parts: readonly string[]): string | undefined {
@@ -81,6 +87,7 @@ export function commandHookForGroup(
       signal: context.signal,
       ...(options.killGraceMs === undefined ? {} : { killGraceMs: options.killGraceMs }),
       ...(options.onHookRun === undefined ? {} : { onHookRun: options.onHookRun }),
+      ...(options.kinds === undefined ? {} : { kinds: options.kinds }),
     });
     options.onGroupRun?.(group, run);
     const combined = run.combined;

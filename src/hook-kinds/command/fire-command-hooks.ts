@@ -21,6 +21,7 @@ import type { CombinedOutcome } from './combine-outcomes.ts';
 import { commandHookForGroup } from './command-hook.ts';
 import type { HookRunRecord } from './hook-run.ts';
 import type { CommandRunner } from './runner/index.ts';
+import type { HookKindRunners } from '../hook-kind.ts';
 import { hookGroupsFor, type EffectiveSettings } from '../settings/index.ts';
 
 /** One hook run in the output of `hookwire hooks fire`. */
@@ -50,6 +51,8 @@ export interface FireCommandHooksOptions {
   /** The project directory hooks run in, and the payload's default `cwd`. */
   readonly projectDir: string;
   readonly signal?: AbortSignal;
+  /** The runners of process, http and prompt hooks (see `HookKindRunners`). */
+  readonly kinds?: HookKindRunners;
 }
 
 function inputError(message: string): HookwireError {
@@ -104,6 +107,7 @@ export async function fireCommandHooks(
     commandHookForGroup(group, {
       runner: options.runner,
       projectDir: options.projectDir,
+      ...(options.kinds === undefined ? {} : { kinds: options.kinds }),
       onGroupRun: (_group, run) => {
         outcomes.push(run.combined);
         records.push(...run.outcomes.map((outcome) => outcome.record));

@@ -10,8 +10,9 @@ import {
   type RegisteredEventName,
 } from '../../events/index.ts';
 import { parseHookStdout } from '../../wire/index.ts';
+import { failureAnswer, type HookAnswer } from '../hook-kind.ts';
 import type { CommandResult } from './runner/index.ts';
-import type { CommandHookConfig } from '../settings/index.ts';
+import type { CommandHookConfig, HookConfig } from '../settings/index.ts';
 import { formatDuration } from '../settings/index.ts';
 
 /**
@@ -42,7 +43,7 @@ export interface HookRunRecord {
 /** What one hook run means for the event it ran for. */
 export interface HookRunOutcome {
   readonly record: HookRunRecord;
-  readonly hook: CommandHookConfig;
+  readonly hook: HookConfig;
   /** The decoded JSON output (exit 0 only). */
   readonly output?: HookOutput;
   /** Plain-text stdout (exit 0 only). */
@@ -57,28 +58,23 @@ const NOT_FOUND = 127;
 const NOT_EXECUTABLE = 126;
 const BLOCKING_EXIT = 2;
 
+/** The fields of a `HookRunRecord` a kind knows before interpretation (all but `status`). */
+export type HookRunFacts = Omit<HookRunRecord, 'status' | 'detail'>;
+
 /**
- * Interprets one run: exit 0 decodes stdout (JSON or plain text); exit 2 blocks with stderr as
- * the reason; any other exit is a warning. A failure to answer — timeout, missing command,
- * spawn error, kill, cancellation, undecodable output, crash — is a warning, or a denial saying
- * which failure it was when the hook fails closed.
+ * Interprets one answer of any hook kind for `event` — the single place where an answer
+ * becomes a denial, a warning or decoded output. A failure is a warning, or a denial saying
+ * which failure it was when the hook fails closed; JSON denies through top-level
+ * `decision: "deny"` or PreToolUse `permissionDecision` (`ask` denies: hookwire is headless).
  */
-export function interpretRun(
+export function interpretAnswer(
   event: HookEventName,
   registeredAs: RegisteredEventName,
-  hook: CommandHookConfig,
-  result: CommandResult,
+  hook: HookConfig,
+  facts: HookRunFacts,
+  answer: HookAnswer,
 ): HookRunOutcome {
-  const base = {
-    event: registeredAs,
-    name: hook.name,
-    command: hook.command,
-    exitCode: result.exitCode,
-    signal: result.signal,
-    durationMs: Math.round(result.durationMs),
-    stdoutTruncated: result.stdoutTruncated,
-    stderrTruncated: result.stderrTruncated,
-  };
+  const base = facts;
   const label = `hook "${hook.name}" (${registeredAs})`;
 
   const failure = (status: 'warning' | 'timeout' | 'error', what: string): HookRunOutcome => {
@@ -89,6 +85,83 @@ export function interpretRun(
     return { hook, record: { ...base, status, detail: what }, warning: `${label} ${what}` };
   };
 
+  let value: unknown;
+  switch (answer.kind) {
+    case 'failure':
+      return failure(answer.status, answer.what);
+    case 'block': {
+      const reason = answer.reason || `blocked by ${label} (${answer.how}, ${answer.missingReason})`;
+      if (!externalSide(event).can.deny)
+        return {
+          hook,
+          record: { ...base, status: 'warning', detail: `${answer.how} cannot block this event` },
+          warning: `${label} ${answer.verb}, but ${event} cannot be blocked: ${reason}`,
+        };
+      return { hook, record: { ...base, status: 'blocked', detail: reason }, denial: reason };
+    }
+    case 'json':
+      if (answer.value === null) return { hook, record: { ...base, status: 'ok' } };
+      value = answer.value;
+      break;
+    case 'stdout': {
+      const stdout = parseHookStdout(answer.text);
+      switch (stdout.kind) {
+        case 'empty':
+          return { hook, record: { ...base, status: 'ok' } };
+        case 'text':
+          if (answer.jsonOnly === true)
+            return failure('warning', 'answered a body that is not a JSON object');
+          return { hook, record: { ...base, status: 'ok' }, text: stdout.text };
+        case 'invalid-json':
+          return failure(
+            'warning',
+            `printed output that does not decode: invalid JSON (${stdout.error})${answer.note ?? ''}`,
+          );
+        case 'json':
+          value = stdout.value;
+          break;
+      }
+      break;
+    }
+  }
+  const decoded = decodeHookOutput(registeredAs, value);
+  if (!decoded.ok)
+    return failure('warning', `printed output that does not decode: ${decoded.error.message}`);
+  const output = decoded.value;
+  const denial = deniedBy(event, output, label);
+  if (denial !== undefined)
+    return { hook, record: { ...base, status: 'blocked', detail: denial }, output, denial };
+  return { hook, record: { ...base, status: 'ok' }, output };
+}
+
+/**
+ * Interprets one command run: exit 0 is its stdout as the answer; exit 2 blocks with stderr as
+ * the reason; any other exit is a warning. A failure to answer — timeout, missing command,
+ * spawn error, kill, cancellation, undecodable output, crash — is a warning, or a denial saying
+ * which failure it was when the hook fails closed (see `interpretAnswer`).
+ */
+export function interpretRun(
+  event: HookEventName,
+  registeredAs: RegisteredEventName,
+  hook: CommandHookConfig,
+  result: CommandResult,
+): HookRunOutcome {
+  const facts: HookRunFacts = {
+    event: registeredAs,
+    name: hook.name,
+    command: hook.command,
+    exitCode: result.exitCode,
+    signal: result.signal,
+    durationMs: Math.round(result.durationMs),
+    stdoutTruncated: result.stdoutTruncated,
+    stderrTruncated: result.stderrTruncated,
+  };
+  return interpretAnswer(event, registeredAs, hook, facts, commandAnswer(hook, result));
+}
+
+/** What a command run answered, in the terms every hook kind shares. */
+export function commandAnswer(hook: CommandHookConfig, result: CommandResult): HookAnswer {
+  const failure = failureAnswer;
   switch (result.termination) {
     case 'timeout':
       return failure('timeout', `timed out after ${formatDuration(hook.timeoutMs)}`);
@@ -108,41 +181,17 @@ export function interpretRun(
     );
   if (result.exitCode === NOT_EXECUTABLE)
     return failure('error', `is not executable (exit 126)${stderrTail(result)}`);
-  if (result.exitCode === BLOCKING_EXIT) {
-    const reason = result.stderr.trim() || `blocked by ${label} (exit 2, no reason on stderr)`;
-    if (!externalSide(event).can.deny)
-      return {
-        hook,
-        record: { ...base, status: 'warning', detail: 'exit 2 cannot block this event' },
-        warning: `${label} exited 2, but ${event} cannot be blocked: ${reason}`,
-      };
-    return { hook, record: { ...base, status: 'blocked', detail: reason }, denial: reason };
-  }
+  if (result.exitCode === BLOCKING_EXIT)
+    return {
+      kind: 'block',
+      reason: result.stderr.trim(),
+      how: 'exit 2',
+      verb: 'exited 2',
+      missingReason: 'no reason on stderr',
+    };
   if (result.exitCode !== 0)
     return failure('warning', `crashed (exit ${result.exitCode})${stderrTail(result)}`);
-
-  const stdout = parseHookStdout(result.stdout);
-  switch (stdout.kind) {
-    case 'empty':
-      return { hook, record: { ...base, status: 'ok' } };
-    case 'text':
-      return { hook, record: { ...base, status: 'ok' }, text: stdout.text };
-    case 'invalid-json':
-      return failure(
-        'warning',
-        `printed output that does not decode: invalid JSON (${stdout.error})${truncatedNote(result)}`,
-      );
-    case 'json':
-      break;
-  }
-  const decoded = decodeHookOutput(registeredAs, stdout.value);
-  if (!decoded.ok)
-    return failure('warning', `printed output that does not decode: ${decoded.error.message}`);
-  const output = decoded.value;
-  const denial = deniedBy(event, output, label);
-  if (denial !== undefined)
-    return { hook, record: { ...base, status: 'blocked', detail: denial }, output, denial };
-  return { hook, record: { ...base, status: 'ok' }, output };
+  return { kind: 'stdout', text: result.stdout, note: truncatedNote(result) };
 }
 
 function deniedBy(event: HookEventName, output: HookOutput, label: string): string | undefined {

@@ -5,9 +5,21 @@
  */
 import { externalSide } from '../../events/index.ts';
 import { combineOutcomes, type CombinedOutcome } from './combine-outcomes.ts';
-import { interpretRun, type HookRunOutcome, type HookRunRecord } from './hook-run.ts';
+import {
+  interpretAnswer,
+  interpretRun,
+  type HookRunOutcome,
+  type HookRunRecord,
+} from './hook-run.ts';
 import type { CommandRunner } from './runner/index.ts';
-import type { HookGroupConfig } from '../settings/index.ts';
+import { hookTarget, type HookConfig, type HookGroupConfig } from '../settings/index.ts';
+import {
+  failureAnswer,
+  hookEnvironment,
+  type HookExecution,
+  type HookKindRunners,
+  type HookRunContext,
+} from '../hook-kind.ts';
 
 export interface HookGroupRunOptions {
   readonly runner: CommandRunner;
@@ -20,6 +32,8 @@ export interface HookGroupRunOptions {
   readonly killGraceMs?: number;
   /** Called once per hook run, in completion order, as soon as it settles. */
   readonly onHookRun?: (record: HookRunRecord) => void;
+  /** The runners of the process, http and prompt hooks of the group (see `HookKindRunners`). */
+  readonly kinds?: HookKindRunners;
 }
 
 export interface HookGroupRun {
@@ -30,35 +44,83 @@ export interface HookGroupRun {
 
 type Payload = Readonly<Record<string, unknown>>;
 
-function hookEnvironment(options: HookGroupRunOptions): Record<string, string> {
-  return {
-    HOOKWIRE_PROJECT_DIR: options.projectDir,
-    HOOKWIRE_SESSION_ID: options.sessionId,
-    // The same hook scripts run unchanged under Claude Code and Gemini CLI, which set these.
-    CLAUDE_PROJECT_DIR: options.projectDir,
-    GEMINI_PROJECT_DIR: options.projectDir,
-  };
+function executeKind(
+  hook: Exclude<HookConfig, { type: 'command' }>,
+  context: HookRunContext,
+  kinds: HookKindRunners | undefined,
+): Promise<HookExecution> {
+  const missing = (): Promise<HookExecution> =>
+    Promise.resolve({
+      answer: failureAnswer(
+        'error',
+        `could not run: this host runs no ${hook.type} hooks (no ${hook.type} runner was given)`,
+      ),
+      durationMs: 0,
+    });
+  switch (hook.type) {
+    case 'process':
+      return kinds?.process?.run(hook, context) ?? missing();
+    case 'http':
+      return kinds?.http?.run(hook, context) ?? missing();
+    case 'prompt':
+      return kinds?.prompt?.run(hook, context) ?? missing();
+  }
 }
 
 async function runOne(
   group: HookGroupConfig,
   index: number,
+  payload: Payload,
   input: string,
   options: HookGroupRunOptions,
   env: Record<string, string>,
 ): Promise<HookRunOutcome> {
   const hook = group.hooks[index];
   if (hook === undefined) throw new RangeError(`group ${group.path} has no hook ${index}`);
-  const result = await options.runner.run({
-    command: hook.command,
-    cwd: options.projectDir,
-    input,
-    env,
-    timeoutMs: hook.timeoutMs,
-    ...(options.killGraceMs === undefined ? {} : { killGraceMs: options.killGraceMs }),
-    ...(options.signal === undefined ? {} : { signal: options.signal }),
-  });
-  const outcome = interpretRun(group.event, group.registeredAs, hook, result);
+  let outcome: HookRunOutcome;
+  if (hook.type === 'command') {
+    const result = await options.runner.run({
+      command: hook.command,
+      cwd: options.projectDir,
+      input,
+      env,
+      timeoutMs: hook.timeoutMs,
+      ...(options.killGraceMs === undefined ? {} : { killGraceMs: options.killGraceMs }),
+      ...(options.signal === undefined ? {} : { signal: options.signal }),
+    });
+    outcome = interpretRun(group.event, group.registeredAs, hook, result);
+  } else {
+    const execution = await executeKind(
+      hook,
+      {
+        event: group.event,
+        registeredAs: group.registeredAs,
+        payload,
+        input,
+        projectDir: options.projectDir,
+        sessionId: options.sessionId,
+        env,
+        ...(options.signal === undefined ? {} : { signal: options.signal }),
+      },
+      options.kinds,
+    );
+    outcome = interpretAnswer(
+      group.event,
+      group.registeredAs,
+      hook,
+      {
+        event: group.registeredAs,
+        name: hook.name,
+        command: hookTarget(hook),
+        exitCode: execution.exitCode ?? null,
+        signal: execution.signal ?? null,
+        durationMs: Math.round(execution.durationMs),
+        stdoutTruncated: false,
+        stderrTruncated: false,
+      },
+      execution.answer,
+    );
+  }
   options.onHookRun?.(outcome.record);
   return outcome;
 }
@@ -83,7 +145,7 @@ export async function runHookGroup(
   payload: Payload,
   options: HookGroupRunOptions,
 ): Promise<HookGroupRun> {
-  const env = hookEnvironment(options);
+  const env = hookEnvironment(options.projectDir, options.sessionId);
   // The arguments the first hook saw, for argument rewrites (only PreToolUse admits them).
   const toolInput = payload['tool_input'];
   let outcomes: HookRunOutcome[];
@@ -91,13 +153,13 @@ export async function runHookGroup(
     // Serialised once for every hook of the group: they all see the same input.
     const input = JSON.stringify(payload);
     outcomes = await Promise.all(
-      group.hooks.map((_, index) => runOne(group, index, input, options, env)),
+      group.hooks.map((_, index) => runOne(group, index, payload, input, options, env)),
     );
   } else {
     outcomes = [];
     let current = payload;
     for (let index = 0; index < group.hooks.length; index++) {
-      const outcome = await runOne(group, index, JSON.stringify(current), options, env);
+      const outcome = await runOne(group, index, current, JSON.stringify(current), options, env);
       outcomes.push(outcome);
       current = rewrittenPayload(group, current, outcome);
     }

@@ -1,5 +1,5 @@
 import type { HookEventName } from '../../events/index.ts';
-import type { CommandHookConfig, HookGroupConfig } from './hook-config.ts';
+import { hookDefinition, type HookConfig, type HookGroupConfig } from './hook-config.ts';
 import type { ParsedSettingsFile } from './parse-settings-text.ts';
 import type { SettingsLayer } from './settings-layer.ts';
 import { hookFingerprint, settingFingerprint } from './hook-identity.ts';
@@ -123,12 +123,11 @@ export function hookGroupsFor(
 }
 
 /** The key two hooks are the same hook by: everything that changes what runs and how. */
-export function duplicateKey(group: HookGroupConfig, hook: CommandHookConfig): string {
+export function duplicateKey(group: HookGroupConfig, hook: HookConfig): string {
   return JSON.stringify([
     group.event,
     group.matcher.key,
-    hook.type,
-    hook.command,
+    ...hookDefinition(hook),
     hook.timeoutMs,
     hook.failClosed,
     hook.environment,
@@ -136,7 +135,7 @@ export function duplicateKey(group: HookGroupConfig, hook: CommandHookConfig): s
   ]);
 }
 
-function describeLocation(hook: CommandHookConfig): string {
+function describeLocation(hook: HookConfig): string {
   return `${hook.layer}: ${hook.file} at ${hook.path}`;
 }
 
@@ -208,7 +207,7 @@ export function mergeSettingsFiles(
   }
 
   // First pass: the first occurrence of each hook, and where else it is defined.
-  const firstOccurrence = new Map<string, CommandHookConfig>();
+  const firstOccurrence = new Map<string, HookConfig>();
   const others = new Map<string, string[]>();
   for (const group of active) {
     for (const hook of group.hooks) {
@@ -224,7 +223,7 @@ export function mergeSettingsFiles(
 
   const events: Partial<Record<HookEventName, HookGroupConfig[]>> = {};
   for (const group of active) {
-    const hooks: CommandHookConfig[] = [];
+    const hooks: HookConfig[] = [];
     for (const hook of group.hooks) {
       const key = duplicateKey(group, hook);
       if (firstOccurrence.get(key) !== hook) continue;

@@ -43,7 +43,16 @@ export {
   updateTrustStore,
 } from './trust-store.ts';
 export type { TrustStore, TrustedHookEntry } from './trust-store.ts';
-export type { CommandHookConfig, HookGroupConfig } from './hook-config.ts';
+export {
+  hookTarget,
+  type CommandHookConfig,
+  type HookConfig,
+  type HookConfigBase,
+  type HookGroupConfig,
+  type HttpHookConfig,
+  type ProcessHookConfig,
+  type PromptHookConfig,
+} from './hook-config.ts';
 export { listEffectiveHooks } from './list-effective-hooks.ts';
 export type { EffectiveHookRow } from './list-effective-hooks.ts';
 export { fileNeedsTrust, isInsideDirectory, loadSettings } from './load-settings.ts';

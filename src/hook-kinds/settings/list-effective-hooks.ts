@@ -5,7 +5,7 @@ import {
 } from '../../events/index.ts';
 import { formatDuration } from './duration.ts';
 import type { EffectiveSettings } from './effective-settings.ts';
-import type { CommandHookConfig, HookGroupConfig } from './hook-config.ts';
+import { hookTarget, type HookConfig, type HookGroupConfig } from './hook-config.ts';
 import type { SettingsLayer } from './settings-layer.ts';
 import { hookFingerprint } from './hook-identity.ts';
 
@@ -16,6 +16,7 @@ export interface EffectiveHookRow {
   /** The matcher as written, `*` when it matches everything. */
   readonly matcher: string;
   readonly name: string;
+  /** What the hook runs: its command (command, process), url (http) or prompt (prompt). */
   readonly command: string;
   /** The deadline, readable (`"30s"`, `"500ms"`). */
   readonly timeout: string;
@@ -46,7 +47,7 @@ export interface EffectiveHookRow {
 function row(
   settings: EffectiveSettings,
   group: HookGroupConfig,
-  hook: CommandHookConfig,
+  hook: HookConfig,
   ignored?: { readonly kind: string; readonly reason: string },
 ): EffectiveHookRow {
   const ignoredReason = ignored?.reason;
@@ -60,7 +61,7 @@ function row(
     registeredAs: group.registeredAs,
     matcher: group.matcher.kind === 'all' ? '*' : group.matcherSource,
     name: hook.name,
-    command: hook.command,
+    command: hookTarget(hook),
     timeout: formatDuration(hook.timeoutMs),
     timeoutMs: hook.timeoutMs,
     failClosed: hook.failClosed,

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { hookGroupsFor } from './effective-settings.ts';
+import { hookTarget } from './hook-config.ts';
 import { listEffectiveHooks } from './list-effective-hooks.ts';
 import { loadSettings } from './load-settings.ts';
 import { SettingsError } from './settings-error.ts';
@@ -96,7 +97,7 @@ describe('loadSettings', () => {
     const settings = await loadSettings({ projectDir, extraFiles: [first, second], env });
     const groups = hookGroupsFor(settings, 'PreToolUse');
     expect(
-      groups.map((group) => [group.layer, group.registeredAs, group.hooks[0]?.command]),
+      groups.map((group) => [group.layer, group.registeredAs, group.hooks.map(hookTarget)[0]]),
     ).toEqual([
       ['managed', 'PreToolUse', 'managed'],
       ['user', 'BeforeTool', 'user'],
@@ -129,7 +130,7 @@ describe('loadSettings', () => {
 
     const settings = await loadSettings({ projectDir, env });
     const groups = hookGroupsFor(settings, 'PreToolUse');
-    expect(groups.map((group) => [group.layer, group.hooks.map((hook) => hook.command)])).toEqual([
+    expect(groups.map((group) => [group.layer, group.hooks.map(hookTarget)])).toEqual([
       ['user', ['./guard.sh']],
       ['project', ['./audit.sh']],
       // the local group had only the duplicate: it is dropped
@@ -184,7 +185,7 @@ describe('loadSettings', () => {
 
     const settings = await loadSettings({ projectDir, env });
     expect(settings.allowManagedHooksOnly).toBe(true);
-    expect(hookGroupsFor(settings, 'PreToolUse').map((group) => group.hooks[0]?.command)).toEqual([
+    expect(hookGroupsFor(settings, 'PreToolUse').map((group) => group.hooks.map(hookTarget)[0])).toEqual([
       './policy.sh',
     ]);
     expect(hookGroupsFor(settings, 'Stop')).toEqual([]);
