@@ -1,0 +1,16 @@
+/** `type: "process"` hooks: long-lived hook processes speaking JSON-RPC 2.0 over stdio. */
+export {
+  createProcessHookRunner,
+  type ProcessHookRunner,
+  type ProcessHookRunnerOptions,
+  type ProcessStartContext,
+} from './process-hook-runner.ts';
+export { processHookLifecycle, sessionStartedProcessHooks } from './process-hook-lifecycle.ts';
+export { JsonRpcProcess, type RpcReply, type BreakReason } from './json-rpc-process.ts';
+export {
+  spawnInProcessGroup,
+  type HookProcessExit,
+  type SpawnHookProcess,
+  type SpawnHookProcessOptions,
+  type SpawnedHookProcess,
+} from './spawn-hook-process.ts';

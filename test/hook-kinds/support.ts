@@ -1,0 +1,76 @@
+/**
+ * Builders for hook-kind tests: settings groups and hook configs as the settings loader makes
+ * them, without a settings file (the kinds' settings schemas are tested on their own).
+ */
+import type { HookEventName } from '../../src/wire/index.ts';
+import {
+  compileMatcher,
+  type HookConfig,
+  type HookGroupConfig,
+  type HttpHookConfig,
+  type ProcessHookConfig,
+  type PromptHookConfig,
+} from '../../src/hook-kinds/settings/index.ts';
+
+const base = {
+  timeoutMs: 5000,
+  failClosed: false,
+  layer: 'extra',
+  file: '/test/settings.json',
+  path: 'hooks.X[0].hooks[0]',
+  alsoDefinedIn: [],
+} as const;
+
+export function processHook(
+  command: string,
+  fields: Partial<Omit<ProcessHookConfig, 'type' | 'command'>> = {},
+): ProcessHookConfig {
+  return { ...base, type: 'process', name: 'proc', command, start: 'first-use', ...fields };
+}
+
+export function httpHook(
+  url: string,
+  fields: Partial<Omit<HttpHookConfig, 'type' | 'url'>> = {},
+): HttpHookConfig {
+  return { ...base, type: 'http', name: 'http', url, headers: {}, allowedEnvVars: [], ...fields };
+}
+
+export function promptHook(
+  prompt: string,
+  fields: Partial<Omit<PromptHookConfig, 'type' | 'prompt'>> = {},
+): PromptHookConfig {
+  return { ...base, type: 'prompt', name: 'judge', prompt, ...fields };
+}
+
+/** One settings group for `event` holding `hooks`. */
+export function groupOf(
+  event: HookEventName,
+  hooks: readonly HookConfig[],
+  fields: { matcher?: string; sequential?: boolean } = {},
+): HookGroupConfig {
+  return {
+    event,
+    registeredAs: event,
+    matcher: compileMatcher(fields.matcher, { file: base.file, path: `hooks.${event}[0]` }),
+    matcherSource: fields.matcher ?? '',
+    sequential: fields.sequential ?? false,
+    hooks,
+    layer: 'extra',
+    file: base.file,
+    path: `hooks.${event}[0]`,
+  };
+}
+
+/** A PreToolUse payload whose tool_input carries `mode` (see fixtures/process-hooks/modes.mjs). */
+export function toolPayload(mode: string, sessionId = 'session-1'): Record<string, unknown> {
+  return {
+    session_id: sessionId,
+    transcript_path: '/tmp/t.jsonl',
+    cwd: '/tmp',
+    hook_event_name: 'PreToolUse',
+    timestamp: '2026-12-01T00:00:00.000Z',
+    tool_name: 'shell',
+    tool_input: { mode },
+    tool_call_id: 'call-1',
+  };
+}
