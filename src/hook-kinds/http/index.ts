@@ -1,0 +1,6 @@
+/** `type: "http"` hooks: the payload POSTed to a URL, the response body as the hook's answer. */
+export {
+  createHttpHookRunner,
+  expandHeaderValue,
+  type HttpHookRunnerOptions,
+} from './http-hook-runner.ts';
