@@ -54,10 +54,7 @@ export type HookAnswer =
     };
 
 /** A failure answer. */
-export function failureAnswer(
-  status: 'warning' | 'timeout' | 'error',
-  what: string,
-): HookAnswer {
+export function failureAnswer(status: 'warning' | 'timeout' | 'error', what: string): HookAnswer {
   return { kind: 'failure', status, what };
 }
 

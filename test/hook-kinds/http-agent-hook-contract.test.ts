@@ -25,7 +25,9 @@ const server = createServer((request, response) => {
     else
       response
         .writeHead(200)
-        .end(handler(JSON.parse(Buffer.concat(chunks).toString('utf8')) as Record<string, unknown>));
+        .end(
+          handler(JSON.parse(Buffer.concat(chunks).toString('utf8')) as Record<string, unknown>),
+        );
   });
 });
 let base = '';

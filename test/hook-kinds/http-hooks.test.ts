@@ -147,7 +147,9 @@ describe('http hooks', () => {
   it('fails a cancelled request as cancelled', async () => {
     const controller = new AbortController();
     const pending = fire(httpHook(`${base}/slow`), controller.signal);
-    setTimeout(() => controller.abort(), 50);
+    setTimeout(() => {
+      controller.abort();
+    }, 50);
     const run = await pending;
     expect(run.combined.warnings).toEqual([
       'hook "http" (PreToolUse) was cancelled before it answered',

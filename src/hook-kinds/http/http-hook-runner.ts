@@ -37,10 +37,13 @@ export function expandHeaderValue(
   allowed: readonly string[],
   env: Readonly<Record<string, string | undefined>>,
 ): string {
-  return value.replace(REFERENCE, (_match, braced: string | undefined, bare: string | undefined) => {
-    const name = braced ?? bare ?? '';
-    return allowed.includes(name) ? (env[name] ?? '') : '';
-  });
+  return value.replace(
+    REFERENCE,
+    (_match, braced: string | undefined, bare: string | undefined) => {
+      const name = braced ?? bare ?? '';
+      return allowed.includes(name) ? (env[name] ?? '') : '';
+    },
+  );
 }
 
 async function readCapped(
@@ -51,7 +54,7 @@ async function readCapped(
   if (body === null) return { text: '' };
   const chunks: Uint8Array[] = [];
   let total = 0;
-  for await (const chunk of body) {
+  for await (const chunk of body as AsyncIterable<Uint8Array>) {
     total += chunk.byteLength;
     if (total > maxBytes) {
       await body.cancel().catch(() => undefined);
@@ -114,12 +117,14 @@ export function createHttpHookRunner(
           );
         }
         const body = await readCapped(response, maxBody);
-        if ('tooLong' in body) return fail('warning', `answered a body longer than ${maxBody} bytes`);
+        if ('tooLong' in body)
+          return fail('warning', `answered a body longer than ${maxBody} bytes`);
         return done({ kind: 'stdout', text: body.text, jsonOnly: true });
       } catch (error) {
         if (deadline.aborted)
           return fail('timeout', `timed out after ${formatDuration(hook.timeoutMs)}`);
-        if (context.signal?.aborted === true) return fail('error', 'was cancelled before it answered');
+        if (context.signal?.aborted === true)
+          return fail('error', 'was cancelled before it answered');
         return fail('error', `could not reach ${hook.url}: ${describeError(error)}`);
       }
     },

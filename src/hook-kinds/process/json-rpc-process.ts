@@ -129,7 +129,11 @@ export class JsonRpcProcess {
     const id = this.#nextId++;
     return new Promise<RpcReply>((resolve) => {
       const onAbort = (): void => {
-        this.#settle(id, { kind: 'failure', status: 'error', what: 'was cancelled before it answered' });
+        this.#settle(id, {
+          kind: 'failure',
+          status: 'error',
+          what: 'was cancelled before it answered',
+        });
         // Tell the process it may drop the work; it owes no answer (LSP's `$/cancelRequest`).
         this.#write(`{"jsonrpc":"2.0","method":"$/cancelRequest","params":{"id":${id}}}\n`);
       };

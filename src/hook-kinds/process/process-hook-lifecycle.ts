@@ -9,7 +9,7 @@ import type { ProcessHookRunner } from './process-hook-runner.ts';
 export function sessionStartedProcessHooks(settings: EffectiveSettings): ProcessHookConfig[] {
   const hooks: ProcessHookConfig[] = [];
   for (const groups of Object.values(settings.events))
-    for (const group of groups ?? [])
+    for (const group of groups)
       for (const hook of group.hooks)
         if (hook.type === 'process' && hook.start === 'session') hooks.push(hook);
   return hooks;

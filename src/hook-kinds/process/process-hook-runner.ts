@@ -101,6 +101,8 @@ export function createProcessHookRunner(options: ProcessHookRunnerOptions = {}):
   const entries = new Map<string, Entry>();
   const stopping = new Set<Promise<void>>();
   let closed = false;
+  // Read through a function: `closed` changes across the awaits of `run`.
+  const isClosed = (): boolean => closed;
 
   const keyOf = (hook: ProcessHookConfig, projectDir: string): string =>
     JSON.stringify([projectDir, ...hookDefinition(hook)]);
@@ -114,7 +116,11 @@ export function createProcessHookRunner(options: ProcessHookRunnerOptions = {}):
     return entry;
   }
 
-  function launch(entry: Entry, hook: ProcessHookConfig, context: ProcessStartContext): JsonRpcProcess {
+  function launch(
+    entry: Entry,
+    hook: ProcessHookConfig,
+    context: ProcessStartContext,
+  ): JsonRpcProcess {
     const spawned = spawn({ command: hook.command, cwd: context.projectDir, env: context.env });
     const rpc: JsonRpcProcess = new JsonRpcProcess(spawned, {
       killGraceMs,
@@ -145,7 +151,11 @@ export function createProcessHookRunner(options: ProcessHookRunnerOptions = {}):
       durationMs: performance.now() - started,
     });
     if (closed)
-      return done({ kind: 'failure', status: 'error', what: 'could not run: its runner was closed' });
+      return done({
+        kind: 'failure',
+        status: 'error',
+        what: 'could not run: its runner was closed',
+      });
     const entry = entryFor(keyOf(hook, context.projectDir));
     let process = entry.process;
     if (process === undefined || !process.usable) {
@@ -158,9 +168,17 @@ export function createProcessHookRunner(options: ProcessHookRunnerOptions = {}):
             what: `could not run: its process is restarting after ${entry.failures} failure(s) (next start in ${formatDuration(Math.ceil(wait))})`,
           });
         if (!(await sleep(wait, context.signal)))
-          return done({ kind: 'failure', status: 'error', what: 'was cancelled before it answered' });
-        if (closed)
-          return done({ kind: 'failure', status: 'error', what: 'could not run: its runner was closed' });
+          return done({
+            kind: 'failure',
+            status: 'error',
+            what: 'was cancelled before it answered',
+          });
+        if (isClosed())
+          return done({
+            kind: 'failure',
+            status: 'error',
+            what: 'could not run: its runner was closed',
+          });
       }
       process = entry.process?.usable === true ? entry.process : launch(entry, hook, context);
     }

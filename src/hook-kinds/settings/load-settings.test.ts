@@ -185,9 +185,9 @@ describe('loadSettings', () => {
 
     const settings = await loadSettings({ projectDir, env });
     expect(settings.allowManagedHooksOnly).toBe(true);
-    expect(hookGroupsFor(settings, 'PreToolUse').map((group) => group.hooks.map(hookTarget)[0])).toEqual([
-      './policy.sh',
-    ]);
+    expect(
+      hookGroupsFor(settings, 'PreToolUse').map((group) => group.hooks.map(hookTarget)[0]),
+    ).toEqual(['./policy.sh']);
     expect(hookGroupsFor(settings, 'Stop')).toEqual([]);
     const rows = listEffectiveHooks(settings).map((row) => ({
       ...row,

@@ -53,13 +53,31 @@ export const CONTRACT_TOOL_RESULT: ToolResultEvent = {
   skipped: false,
 };
 
+/** Options of `describeAgentHookContract`. */
+export interface AgentHookContractOptions {
+  /**
+   * The answers the implementation can give, when it cannot give them all (a prompt hook only
+   * allows or denies). A case that needs another answer is reported as skipped, never passed.
+   * Default: every answer.
+   */
+  readonly responses?: readonly ScriptedResponse['type'][];
+}
+
 /** Registers the contract cases for one implementation under `describe(name)`. */
-export function describeAgentHookContract(name: string, factory: AgentHookFactory): void {
+export function describeAgentHookContract(
+  name: string,
+  factory: AgentHookFactory,
+  options: AgentHookContractOptions = {},
+): void {
   describe(`AgentHook contract: ${name}`, () => {
     let directory = '';
     let log: ContractLog;
+    let skip: (note: string) => never = () => {
+      throw new Error('no current test');
+    };
 
-    beforeEach(async () => {
+    beforeEach(async (testContext) => {
+      skip = (note) => testContext.skip(note);
       directory = await mkdtemp(join(tmpdir(), 'hookwire-contract-'));
       log = new ContractLog(join(directory, 'log.jsonl'));
     });
@@ -72,6 +90,10 @@ export function describeAgentHookContract(name: string, factory: AgentHookFactor
       ...hooks: [string, ScriptedResponse][]
     ): Promise<HookStack> {
       const built: AgentHook[] = [];
+      const supported = options.responses;
+      for (const [, respond] of hooks)
+        if (supported !== undefined && !supported.includes(respond.type))
+          skip(`${name} cannot answer ${respond.type}`);
       for (const [label, respond] of hooks)
         built.push(await factory({ label, event, respond }, log));
       return new HookStack(built);

@@ -3,6 +3,7 @@ export {
   describeAgentHookContract,
   CONTRACT_TOOL_CALL,
   CONTRACT_TOOL_RESULT,
+  type AgentHookContractOptions,
   type AgentHookFactory,
 } from './agent-hook-contract.ts';
 export {
