@@ -4,10 +4,10 @@
 export {
   createScriptedModel,
   loadScriptedModel,
-  parseScript,
   ScriptError,
   type ScriptedModel,
   type ScriptedModelOptions,
   type ScriptedTurn,
   type ScriptFunction,
 } from './adapters/testing/scripted-model.ts';
+export { parseScript } from './adapters/testing/scripted-script.ts';

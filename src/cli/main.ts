@@ -8,7 +8,12 @@
  * spawn helper), and an empty event loop under a pending top-level await would end the process
  * with status 13 ("unsettled top-level await") instead of the documented one.
  */
-import { createProgram } from './program.ts';
+import { enableCompileCache } from 'node:module';
+
+// Node caches the compiled code of every module it loads (in the OS temporary directory, or
+// NODE_COMPILE_CACHE), so each later start skips most of parsing and compiling.
+enableCompileCache();
+const { createProgram } = await import('./program.ts');
 
 const keepAlive = setInterval(() => undefined, 2 ** 30);
 try {

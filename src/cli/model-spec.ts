@@ -43,10 +43,11 @@ export async function resolveModel(
       throw error;
     }
   }
-  // Loaded on demand: the provider SDKs are large, and scripted runs never need them.
-  const { createModelFromSpec, ModelSpecError } = await import('../adapters/providers/registry.ts');
+  // Loaded on demand, and only the chosen provider's SDK (see loadModelFromSpec).
+  const { loadModelFromSpec } = await import('../adapters/providers/load-model.ts');
+  const { ModelSpecError } = await import('../adapters/providers/model-spec.ts');
   try {
-    return createModelFromSpec(spec, {
+    return await loadModelFromSpec(spec, {
       env: options.env,
       ...(options.baseURL === undefined ? {} : { baseURL: options.baseURL }),
     });

@@ -11,10 +11,12 @@
  * and keeps going when one throws.
  */
 import { resolve } from 'node:path';
+import type { LanguageModel } from '../content/index.ts';
 import type { AgentHook } from '../hooks/agent-hook.ts';
 import { HookStack, type HookStackOptions } from '../hooks/stack/hook-stack.ts';
-import { createCommandHooks } from './command/create-command-hooks.ts';
 import type { CommandHookOptions } from './command/command-hook.ts';
+import type { HookKindRunners } from './hook-kind.ts';
+import type { HookConfig } from './settings/hook-config.ts';
 import type { HookRunRecord } from './command/hook-run.ts';
 import {
   createCommandRunner,
@@ -100,6 +102,14 @@ export interface HookSessionOptions extends HookSettingsOptions {
   readonly onHookRun?: (record: HookRunRecord) => void;
   /** Options of the session's stack (name, hook-error policy). */
   readonly stack?: HookStackOptions;
+  /**
+   * The judge of `type: "prompt"` hooks that name no `model` (the run's model), asked for when
+   * the first prompt hook runs. Without it, prompt hooks answer a failure (a warning, or a denial
+   * when they fail closed).
+   */
+  readonly promptModel?: () => Promise<LanguageModel>;
+  /** Resolves a prompt hook's `model` of the form `PROVIDER:MODEL` (the CLI's model specs). */
+  readonly resolveModel?: (spec: string) => Promise<LanguageModel>;
 }
 
 /** What `openHookSession` opened: the stack to fire through and what keeps it running. */
@@ -116,6 +126,8 @@ export interface HookSession {
   readonly stack: HookStack;
   /** The options command hooks were built with (for callers that adapt groups themselves). */
   readonly commandHookOptions: CommandHookOptions;
+  /** The runners of the settings' process, http and prompt hooks (only the kinds they use). */
+  readonly kinds: HookKindRunners;
   /** Registers a disposer `close()` runs (in reverse order of registration). */
   defer(dispose: () => unknown): void;
   /**
@@ -140,13 +152,25 @@ export async function openHookSession(options: HookSessionOptions): Promise<Hook
     options.runnerMode === undefined ? {} : { mode: options.runnerMode },
   );
   disposers.push(() => runner.close());
+  const { kinds, lifecycle } = await startHookKinds(settings, projectDir, options, disposers);
   const commandHookOptions: CommandHookOptions = {
     runner,
     projectDir,
+    kinds,
     ...(options.onHookRun === undefined ? {} : { onHookRun: options.onHookRun }),
   };
-  const commandHooks = createCommandHooks(settings, commandHookOptions);
-  const stack = new HookStack([...commandHooks, ...(options.hooks ?? [])], options.stack);
+  // The hook machinery (and the wire's schemas) loads only when the settings have hooks.
+  const commandHooks = hasHooks(settings)
+    ? (await import('./command/create-command-hooks.ts')).createCommandHooks(
+        settings,
+        commandHookOptions,
+      )
+    : [];
+  // The lifecycle of long-lived hook processes goes last: they stop after every SessionEnd hook.
+  const stack = new HookStack(
+    [...commandHooks, ...(options.hooks ?? []), ...lifecycle],
+    options.stack,
+  );
 
   let closing: Promise<void> | undefined;
   return {
@@ -156,6 +180,7 @@ export async function openHookSession(options: HookSessionOptions): Promise<Hook
     commandHooks,
     stack,
     commandHookOptions,
+    kinds,
     defer(dispose) {
       disposers.push(dispose);
     },
@@ -164,6 +189,58 @@ export async function openHookSession(options: HookSessionOptions): Promise<Hook
       return closing;
     },
   };
+}
+
+function hooksOf(settings: EffectiveSettings): HookConfig[] {
+  const all: HookConfig[] = [];
+  for (const groups of Object.values(settings.events))
+    for (const group of groups) all.push(...group.hooks);
+  return all;
+}
+
+function hasHooks(settings: EffectiveSettings): boolean {
+  return Object.values(settings.events).some((groups) => groups.length > 0);
+}
+
+/**
+ * The runners of the hook kinds the settings use (each kind's code loads only then), their
+ * lifecycle hooks, and their disposers: process hooks' processes stop when the session closes.
+ */
+async function startHookKinds(
+  settings: EffectiveSettings,
+  projectDir: string,
+  options: HookSessionOptions,
+  disposers: (() => unknown)[],
+): Promise<{ kinds: HookKindRunners; lifecycle: AgentHook[] }> {
+  const configs = hooksOf(settings);
+  const uses = (type: HookConfig['type']) => configs.some((hook) => hook.type === type);
+  let kinds: HookKindRunners = {};
+  const lifecycle: AgentHook[] = [];
+  if (uses('process')) {
+    const { createProcessHookRunner, processHookLifecycle, sessionStartedProcessHooks } =
+      await import('./process/index.ts');
+    const processes = createProcessHookRunner();
+    disposers.push(() => processes.close());
+    kinds = { ...kinds, process: processes };
+    lifecycle.push(
+      processHookLifecycle(processes, sessionStartedProcessHooks(settings), { projectDir }),
+    );
+  }
+  if (uses('http')) {
+    const { createHttpHookRunner } = await import('./http/index.ts');
+    kinds = { ...kinds, http: createHttpHookRunner() };
+  }
+  if (uses('prompt') && options.promptModel !== undefined) {
+    const { createPromptHookRunner } = await import('./prompt/index.ts');
+    kinds = {
+      ...kinds,
+      prompt: createPromptHookRunner({
+        model: options.promptModel,
+        ...(options.resolveModel === undefined ? {} : { resolveModel: options.resolveModel }),
+      }),
+    };
+  }
+  return { kinds, lifecycle };
 }
 
 async function disposeAll(disposers: (() => unknown)[]): Promise<void> {

@@ -20,4 +20,9 @@ export {
   type TranscriptRecord,
 } from './transcript.ts';
 export type { Tool, ToolExecutionContext } from './tool.ts';
-export { ToolRegistry, ToolRegistryError, type ToolArgumentsValidation } from './tool-registry.ts';
+export {
+  ToolRegistry,
+  ToolRegistryError,
+  type ToolArgumentsValidation,
+  type ToolRegistryOptions,
+} from './tool-registry.ts';

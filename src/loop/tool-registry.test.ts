@@ -209,3 +209,28 @@ describe('ToolRegistry.parseArguments', () => {
     });
   });
 });
+
+describe('ToolRegistry with compile: first-use', () => {
+  it('validates exactly as eager compilation does, compiling on the first call', () => {
+    const registry = new ToolRegistry([fakeTool('read', readSchema)], { compile: 'first-use' });
+    const eager = new ToolRegistry([fakeTool('read', readSchema)]);
+    const bad = { path: 7, limit: 0, mode: 'lines', extra: true };
+    expect(registry.validate('read', bad)).toEqual(eager.validate('read', bad));
+    expect(registry.validate('read', { path: 'a.txt' })).toEqual({ ok: true });
+  });
+
+  it('registers a schema that does not compile and fails its calls with the compiler message', () => {
+    const registry = new ToolRegistry(
+      [fakeTool('broken', { type: 'object', properties: { a: { type: 'no-such-type' } } })],
+      { compile: 'first-use' },
+    );
+    expect(registry.has('broken')).toBe(true);
+    const result = registry.validate('broken', { a: 1 });
+    expect(result.ok).toBe(false);
+    expect(result).toMatchObject({
+      errors: expect.stringMatching(
+        /parameters schema of tool "broken" is not a valid JSON Schema/,
+      ),
+    });
+  });
+});

@@ -2,8 +2,9 @@
  * The tools a run offers the model: their declarations, in a stable order, and the argument
  * validation the loop applies before a tool call runs.
  */
-import { Ajv2020 } from 'ajv/dist/2020.js';
-import type { ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
+import { createRequire } from 'node:module';
+import type { Ajv2020, ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
+import type * as AjvModule from 'ajv/dist/2020.js';
 import { HookwireError } from '../content/index.ts';
 import type { ToolDeclaration } from '../content/index.ts';
 import type { Tool } from './tool.ts';
@@ -28,7 +29,34 @@ export type ToolArgumentsValidation =
 
 interface RegisteredTool {
   readonly tool: Tool;
-  readonly validateArguments: ValidateFunction;
+  /** Compiled at registration (`eager`) or by the first `validate` (`first-use`). */
+  validateArguments: ValidateFunction | undefined;
+}
+
+/** Options of `ToolRegistry`. */
+export interface ToolRegistryOptions {
+  /**
+   * When parameter schemas are compiled. `eager` (default): at registration, so a schema that
+   * does not compile throws there. `first-use`: by the first `validate` of the tool, so a run
+   * that never calls a tool never loads the validator; a schema that does not compile then makes
+   * every call of that tool fail validation with the compiler's message. The CLI uses
+   * `first-use` for its built-in tools, whose schemas are tested.
+   */
+  readonly compile?: 'eager' | 'first-use';
+}
+
+const requireModule = createRequire(import.meta.url);
+
+/**
+ * A validator for one registry, ajv loaded on first need (it is CommonJS, so synchronously):
+ * `allErrors` so the model learns every mistake at once, strict mode off because provider-style
+ * schemas carry keywords ajv does not know, and `format` not enforced.
+ */
+function createAjv(): Ajv2020 {
+  const { Ajv2020: Constructor } = requireModule(
+    'ajv/dist/2020.js',
+  ) as typeof AjvModule;
+  return new Constructor({ allErrors: true, strict: false, validateFormats: false });
 }
 
 // One shared success value: validation is on every tool call's path and allocates nothing on success.
@@ -37,17 +65,20 @@ const valid: ToolArgumentsValidation = Object.freeze({ ok: true });
 /**
  * A set of tools keyed by name. Registration order is the order of `names()` and
  * `declarations()`, so the tool list a provider receives is stable from call to call (which keeps
- * prompt caches warm). Each tool's parameter schema is compiled once, at registration, with ajv in
- * JSON Schema 2020-12 mode: `allErrors` so the model learns every mistake at once, strict mode off
- * because provider-style schemas carry keywords ajv does not know, and `format` not enforced.
+ * prompt caches warm). Each tool's parameter schema is compiled once — at registration, or at
+ * its first validation with `compile: 'first-use'` — with ajv in JSON Schema 2020-12 mode:
+ * `allErrors` so the model learns every mistake at once, strict mode off because provider-style
+ * schemas carry keywords ajv does not know, and `format` not enforced.
  */
 export class ToolRegistry {
   readonly #tools = new Map<string, RegisteredTool>();
-  readonly #ajv = new Ajv2020({ allErrors: true, strict: false, validateFormats: false });
+  readonly #eager: boolean;
+  #ajv: Ajv2020 | undefined;
   #declarations: readonly ToolDeclaration[] | undefined;
 
   /** Registers `tools` in order; a duplicate name throws as `register` does. */
-  constructor(tools: readonly Tool[] = []) {
+  constructor(tools: readonly Tool[] = [], options: ToolRegistryOptions = {}) {
+    this.#eager = (options.compile ?? 'eager') === 'eager';
     for (const tool of tools) this.register(tool);
   }
 
@@ -64,9 +95,18 @@ export class ToolRegistry {
         { toolName: name },
       );
     }
-    let validateArguments: ValidateFunction;
+    const validateArguments = this.#eager ? this.#compile(tool) : undefined;
+    this.#tools.set(name, { tool, validateArguments });
+    this.#declarations = undefined;
+    return this;
+  }
+
+  /** Compiles a tool's parameter schema; one that does not compile throws `tool_schema_invalid`. */
+  #compile(tool: Tool): ValidateFunction {
+    const name = tool.declaration.name;
     try {
-      validateArguments = this.#ajv.compile(withoutDialect(tool.declaration.parameters));
+      this.#ajv ??= createAjv();
+      return this.#ajv.compile(withoutDialect(tool.declaration.parameters));
     } catch (error) {
       throw new ToolRegistryError(
         'tool_schema_invalid',
@@ -74,9 +114,6 @@ export class ToolRegistry {
         { toolName: name, cause: error },
       );
     }
-    this.#tools.set(name, { tool, validateArguments });
-    this.#declarations = undefined;
-    return this;
   }
 
   /** The tool registered under `name`, or `undefined`. */
@@ -116,8 +153,17 @@ export class ToolRegistry {
         errors: `unknown tool "${name}"; available tools: ${known.length > 0 ? known.join(', ') : '(none)'}`,
       };
     }
-    if (entry.validateArguments(args)) return valid;
-    return { ok: false, errors: formatErrors(entry.validateArguments.errors ?? []) };
+    let validateArguments = entry.validateArguments;
+    if (validateArguments === undefined) {
+      try {
+        validateArguments = this.#compile(entry.tool);
+      } catch (error) {
+        return { ok: false, errors: errorMessage(error) };
+      }
+      entry.validateArguments = validateArguments;
+    }
+    if (validateArguments(args)) return valid;
+    return { ok: false, errors: formatErrors(validateArguments.errors ?? []) };
   }
 
   /**

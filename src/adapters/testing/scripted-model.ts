@@ -8,7 +8,7 @@
  * `finishReason: null` means the provider reported no reason.
  */
 import { readFile } from 'node:fs/promises';
-import { z } from 'zod';
+import { parsePlainScript } from './plain-script.ts';
 import {
   HookwireError,
   ModelError,
@@ -21,7 +21,6 @@ import {
   type ModelStreamPart,
   type Usage,
 } from '../../content/index.ts';
-import { contentBlockSchema, finishReasonSchema, usageSchema } from '../../wire/content-schemas.ts';
 
 /** One scripted model answer. */
 export interface ScriptedTurn {
@@ -70,58 +69,17 @@ export class ScriptError extends HookwireError {
   }
 }
 
-const scriptedTurnSchema = z.strictObject({
-  blocks: z.array(contentBlockSchema),
-  finishReason: finishReasonSchema.nullable(),
-  rawStopReason: z.string().optional(),
-  usage: usageSchema.optional(),
-  delayMs: z.number().int().nonnegative().optional(),
-});
-
-/**
- * Parses JSONL script text into turns. Each line is validated; the first bad line throws a
- * `ScriptError` naming `file:line` and the problem (the JSON path and what was expected).
- */
-export function parseScript(text: string, file: string): ScriptedTurn[] {
-  const turns: ScriptedTurn[] = [];
-  const lines = text.split('\n');
-  for (let index = 0; index < lines.length; index++) {
-    const line = (lines[index] ?? '').trim();
-    if (line === '' || line.startsWith('//')) continue;
-    let value: unknown;
-    try {
-      value = JSON.parse(line);
-    } catch (error) {
-      throw new ScriptError(
-        file,
-        index + 1,
-        `not valid JSON (${error instanceof Error ? error.message : String(error)}); each line is one object like {"blocks": [{"type": "text", "text": "Hi"}], "finishReason": "stop"}`,
-      );
-    }
-    const parsed = scriptedTurnSchema.safeParse(value);
-    if (!parsed.success) {
-      const problems = parsed.error.issues
-        .map(
-          (issue) => `${issue.path.length > 0 ? issue.path.join('.') : '(line)'}: ${issue.message}`,
-        )
-        .join('; ');
-      throw new ScriptError(file, index + 1, problems);
-    }
-    const { finishReason, ...rest } = parsed.data;
-    turns.push(
-      finishReason === null ? (rest as ScriptedTurn) : ({ ...rest, finishReason } as ScriptedTurn),
-    );
-  }
-  return turns;
-}
-
 /** Reads a JSONL script file and returns a scripted model replaying it. */
 export async function loadScriptedModel(
   file: string,
   options: Omit<ScriptedModelOptions, 'source'> = {},
 ): Promise<ScriptedModel> {
   const text = await readFile(file, 'utf8');
-  return createScriptedModel(parseScript(text, file), { ...options, source: file });
+  // Plain scripts are read without the validator (zod and the content schemas), which loads
+  // only for a script the fast path does not take: it then reports any problem.
+  const turns =
+    parsePlainScript(text) ?? (await import('./scripted-script.ts')).parseScript(text, file);
+  return createScriptedModel(turns, { ...options, source: file });
 }
 
 /**

@@ -1,4 +1,3 @@
-import { glob } from 'tinyglobby';
 import type { Tool, ToolExecutionContext } from '../../loop/tool.ts';
 import { ToolError } from './tool-error.ts';
 
@@ -45,6 +44,8 @@ export function globTool(options: GlobToolOptions = {}): Tool {
       const { pattern } = args as GlobArguments;
       let paths: string[];
       try {
+        // Loaded by the first glob call: runs that never glob never load it.
+        const { glob } = await import('tinyglobby');
         paths = await glob(pattern, {
           cwd: context.cwd,
           dot: false,

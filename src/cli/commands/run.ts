@@ -1,11 +1,12 @@
 import { builtinTools } from '../../adapters/tools/index.ts';
+import type { LanguageModel } from '../../content/index.ts';
 import { createAgent, ToolRegistry, type RunResult, type Session } from '../../loop/index.ts';
 import { CliError } from '../cli-error.ts';
 import { resolveModel } from '../model-spec.ts';
 import { createRunOutput } from '../output/create-run-output.ts';
 import type { OutputFormat } from '../output/run-output.ts';
 import { readStdin } from '../read-stdin.ts';
-import { recordRequests, type RecordingModel } from '../recording-model.ts';
+import type { RecordingModel } from '../recording-model.ts';
 import {
   openCommandHookSession,
   projectDirOf,
@@ -105,10 +106,22 @@ export async function runCommand(
   const projectDir = projectDirOf(options);
   const output = createRunOutput(options.outputFormat);
   // The settings load (and their errors surface) before the model spec and the prompt are read.
+  // Prompt hooks judge with the run's model, which is resolved below.
+  let modelResolved: (model: LanguageModel) => void = () => undefined;
+  const runModel = new Promise<LanguageModel>((resolve) => {
+    modelResolved = resolve;
+  });
+  const modelOptions = {
+    invocationDir: process.cwd(),
+    env: process.env,
+    ...(options.baseUrl === undefined ? {} : { baseURL: options.baseUrl }),
+  };
   const hookSession = await openCommandHookSession(options, {
     onHookRun: (record) => {
       output.hookRun(record);
     },
+    promptModel: () => runModel,
+    resolveModel: (spec) => resolveModel(spec, modelOptions),
   });
   const notice = untrustedNotice(hookSession.settings, options);
   if (notice !== undefined) process.stderr.write(`${notice}\n`);
@@ -130,21 +143,22 @@ export async function runCommand(
     return [signal, handler] as const;
   });
   try {
-    const baseModel = await resolveModel(options.model, {
-      invocationDir: process.cwd(),
-      env: process.env,
-      ...(options.baseUrl === undefined ? {} : { baseURL: options.baseUrl }),
-    });
+    const baseModel = await resolveModel(options.model, modelOptions);
+    modelResolved(baseModel);
     const prompt = await readPrompt(promptArgument);
     for (const [signal, handler] of handlers) process.on(signal, handler);
     recording =
       options.recordRequests === undefined
         ? undefined
-        : recordRequests(baseModel, options.recordRequests);
+        : (await import('../recording-model.ts')).recordRequests(
+            baseModel,
+            options.recordRequests,
+          );
     const { runner, stack: hooks } = hookSession;
     const agent = createAgent({
       model: recording ?? baseModel,
-      tools: new ToolRegistry(builtinTools({ shell: { runner } })),
+      // Built-in schemas are tested: each validator compiles when its tool is first called.
+      tools: new ToolRegistry(builtinTools({ shell: { runner } }), { compile: 'first-use' }),
       hooks,
       cwd: projectDir,
       ...(maxModelCalls === undefined ? {} : { maxModelCalls }),

@@ -22,8 +22,11 @@ import { formatDuration } from '../settings/duration.ts';
 import type { HookAnswer, HookExecution, HookKindRunner, HookRunContext } from '../hook-kind.ts';
 
 export interface PromptHookRunnerOptions {
-  /** The run's model: the judge of hooks that name no `model`. */
-  readonly model: LanguageModel;
+  /**
+   * The run's model: the judge of hooks that name no `model` (or a function giving it, asked for
+   * when the first hook runs — a host may open its hooks before it resolves its model).
+   */
+  readonly model: LanguageModel | (() => Promise<LanguageModel>);
   /**
    * Resolves a hook `model` of the form `PROVIDER:MODEL`. Without it, such a hook answers a
    * failure; a bare model id never needs it.
@@ -91,14 +94,18 @@ export function createPromptHookRunner(
   options: PromptHookRunnerOptions,
 ): HookKindRunner<PromptHookConfig> {
   const resolved = new Map<string, Promise<LanguageModel>>();
+  const given = options.model;
+  let runModel: Promise<LanguageModel> | undefined;
+  const theRunModel = (): Promise<LanguageModel> =>
+    (runModel ??= typeof given === 'function' ? given() : Promise.resolve(given));
 
   function judgeOf(hook: PromptHookConfig): {
     model: LanguageModel | Promise<LanguageModel>;
     id: string;
   } {
     const spec = hook.model;
-    if (spec === undefined) return { model: options.model, id: options.model.modelId };
-    if (!spec.includes(':')) return { model: options.model, id: spec };
+    if (spec === undefined) return { model: theRunModel(), id: '' };
+    if (!spec.includes(':')) return { model: theRunModel(), id: spec };
     const resolve = options.resolveModel;
     if (resolve === undefined)
       return {

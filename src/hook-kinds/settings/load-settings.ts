@@ -6,7 +6,7 @@ import {
   type HookTrust,
   type SettingsFileStatus,
 } from './effective-settings.ts';
-import { readSettingsText, type ParsedSettingsFile } from './parse-settings-text.ts';
+import type { ParsedSettingsFile } from './parse-settings-text.ts';
 import { SettingsError } from './settings-error.ts';
 import type { SettingsIssue } from './settings-issue.ts';
 import {
@@ -102,6 +102,11 @@ export async function loadSettings(options: LoadSettingsOptions): Promise<Effect
     ),
   );
 
+  // The parser (and its schemas) loads only when there is a file to parse: a run without
+  // settings files never pays for it.
+  const parser = outcomes.some((outcome) => outcome?.kind === 'text')
+    ? await import('./parse-settings-text.ts')
+    : undefined;
   const issues: SettingsIssue[] = [];
   const parsedFiles: ParsedSettingsFile[] = [];
   const files: SettingsFileStatus[] = [];
@@ -111,8 +116,8 @@ export async function loadSettings(options: LoadSettingsOptions): Promise<Effect
     if (outcome === undefined) files.push({ ...base, status: 'duplicate' });
     else if (outcome.kind === 'missing') files.push({ ...base, status: 'missing' });
     else if (outcome.kind === 'failed') issues.push(outcome.issue);
-    else {
-      const result = readSettingsText(outcome.text, base);
+    else if (parser !== undefined) {
+      const result = parser.readSettingsText(outcome.text, base);
       issues.push(...result.issues);
       if (result.parsed !== undefined) parsedFiles.push(result.parsed);
       files.push({ ...base, status: 'loaded' });
