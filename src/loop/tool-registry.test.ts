@@ -226,11 +226,7 @@ describe('ToolRegistry with compile: first-use', () => {
     );
     expect(registry.has('broken')).toBe(true);
     const result = registry.validate('broken', { a: 1 });
-    expect(result.ok).toBe(false);
-    expect(result).toMatchObject({
-      errors: expect.stringMatching(
-        /parameters schema of tool "broken" is not a valid JSON Schema/,
-      ),
-    });
+    if (result.ok) throw new Error('a schema that does not compile validated a call');
+    expect(result.errors).toMatch(/parameters schema of tool "broken" is not a valid JSON Schema/);
   });
 });
