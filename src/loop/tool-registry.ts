@@ -53,9 +53,7 @@ const requireModule = createRequire(import.meta.url);
  * schemas carry keywords ajv does not know, and `format` not enforced.
  */
 function createAjv(): Ajv2020 {
-  const { Ajv2020: Constructor } = requireModule(
-    'ajv/dist/2020.js',
-  ) as typeof AjvModule;
+  const { Ajv2020: Constructor } = requireModule('ajv/dist/2020.js') as typeof AjvModule;
   return new Constructor({ allErrors: true, strict: false, validateFormats: false });
 }
 

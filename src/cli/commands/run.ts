@@ -150,10 +150,7 @@ export async function runCommand(
     recording =
       options.recordRequests === undefined
         ? undefined
-        : (await import('../recording-model.ts')).recordRequests(
-            baseModel,
-            options.recordRequests,
-          );
+        : (await import('../recording-model.ts')).recordRequests(baseModel, options.recordRequests);
     const { runner, stack: hooks } = hookSession;
     const agent = createAgent({
       model: recording ?? baseModel,
