@@ -16,7 +16,7 @@ import {
   decodePromptVerdict,
 } from '../../src/hook-kinds/prompt/index.ts';
 import type { LanguageModel } from '../../src/content/index.ts';
-import type { HookEventName } from '../../src/wire/index.ts';
+import type { HookEventName } from '../../src/events/index.ts';
 import type { PromptHookConfig } from '../../src/hook-kinds/settings/index.ts';
 import { startLoopbackServer, type LoopbackServer } from '../support/loopback-server.ts';
 import { completion } from '../fixtures/openai/chat-scenarios.ts';

@@ -2,7 +2,7 @@
  * Builders for hook-kind tests: settings groups and hook configs as the settings loader makes
  * them, without a settings file (the kinds' settings schemas are tested on their own).
  */
-import type { HookEventName } from '../../src/wire/index.ts';
+import type { HookEventName } from '../../src/events/index.ts';
 import {
   compileMatcher,
   type HookConfig,

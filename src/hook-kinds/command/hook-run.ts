@@ -90,7 +90,8 @@ export function interpretAnswer(
     case 'failure':
       return failure(answer.status, answer.what);
     case 'block': {
-      const reason = answer.reason || `blocked by ${label} (${answer.how}, ${answer.missingReason})`;
+      const reason =
+        answer.reason || `blocked by ${label} (${answer.how}, ${answer.missingReason})`;
       if (!externalSide(event).can.deny)
         return {
           hook,

@@ -1,4 +1,4 @@
-import { ContextAction, ObservationAction } from '../../hooks/actions.ts';
+import { ContextAction, ObservationAction } from '../../events/index.ts';
 import type { AgentHook } from '../../hooks/agent-hook.ts';
 import { hookEnvironment } from '../hook-kind.ts';
 import type { EffectiveSettings } from '../settings/effective-settings.ts';
