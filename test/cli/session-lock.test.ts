@@ -28,7 +28,7 @@ describe('hookwire run --resume while another process runs the session', () => {
     const { sessionId } = JSON.parse(first.stdout) as { sessionId: string };
     // The scripted model replays from line 1 in each process: give the holder the slow line.
     const slowScript = await writeScript(join(sandbox.root, 'slow.jsonl'), [
-      { ...say('slow'), delayMs: 60_000 },
+      { blocks: [{ type: 'text', text: 'slow' }], finishReason: 'stop', delayMs: 60_000 },
     ]);
 
     const holder = spawn(
