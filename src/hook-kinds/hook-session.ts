@@ -16,6 +16,7 @@ import { HookStack, type HookStackOptions } from '../hooks/stack/hook-stack.ts';
 import { createCommandHooks } from './command/create-command-hooks.ts';
 import type { CommandHookOptions } from './command/command-hook.ts';
 import type { HookRunRecord } from './command/hook-run.ts';
+import type { HookProcessOptions } from './command/run-hook-group.ts';
 import {
   createCommandRunner,
   type CommandRunner,
@@ -100,6 +101,11 @@ export interface HookSessionOptions extends HookSettingsOptions {
   readonly onHookRun?: (record: HookRunRecord) => void;
   /** Options of the session's stack (name, hook-error policy). */
   readonly stack?: HookStackOptions;
+  /**
+   * How hooks with `"environment": "scrubbed"` or `"sandbox": true` are confined; a function
+   * gets the loaded settings (e.g. for their `passEnvironment`).
+   */
+  readonly confinement?: HookProcessOptions | ((settings: EffectiveSettings) => HookProcessOptions);
 }
 
 /** What `openHookSession` opened: the stack to fire through and what keeps it running. */
@@ -144,6 +150,14 @@ export async function openHookSession(options: HookSessionOptions): Promise<Hook
     runner,
     projectDir,
     ...(options.onHookRun === undefined ? {} : { onHookRun: options.onHookRun }),
+    ...(options.confinement === undefined
+      ? {}
+      : {
+          confinement:
+            typeof options.confinement === 'function'
+              ? options.confinement(settings)
+              : options.confinement,
+        }),
   };
   const commandHooks = createCommandHooks(settings, commandHookOptions);
   const stack = new HookStack([...commandHooks, ...(options.hooks ?? [])], options.stack);

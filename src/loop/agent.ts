@@ -35,6 +35,7 @@ import {
   TRANSCRIPT_VERSION,
   type RepairedHistory,
 } from './transcript.ts';
+import type { AgentPermissions } from './permission-step.ts';
 
 /** Options of `createAgent`. */
 export interface AgentOptions {
@@ -67,6 +68,11 @@ export interface AgentOptions {
   readonly sessionsDir?: string;
   /** Time given to Interrupt, StopFailure and SessionEnd hooks, in ms. Default 1500. */
   readonly closingHookBudgetMs?: number;
+  /**
+   * Permission rules and mode, checked for every tool call after PreToolUse (see
+   * `AgentPermissions`). Default: none, and every call runs.
+   */
+  readonly permissions?: AgentPermissions;
 }
 
 /** Options of `Agent.openSession`. */
@@ -136,6 +142,7 @@ export function createAgent(options: AgentOptions): Agent {
     stopContinuationsPerTurn,
     invalidToolCallsPerTurn,
     closingHookBudgetMs: options.closingHookBudgetMs ?? DEFAULT_CLOSING_HOOK_BUDGET_MS,
+    permissions: options.permissions,
   };
   const cwd = resolve(options.cwd);
   const sessionsDir =

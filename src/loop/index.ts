@@ -21,3 +21,13 @@ export {
 } from './transcript.ts';
 export type { Tool, ToolExecutionContext } from './tool.ts';
 export { ToolRegistry, ToolRegistryError, type ToolArgumentsValidation } from './tool-registry.ts';
+export {
+  checkPermission,
+  decideCall,
+  permissionCallOf,
+  type AgentPermissions,
+  type PermissionAnswer,
+  type PermissionDecider,
+  type PermissionOutcome,
+  type PermissionRequest,
+} from './permission-step.ts';

@@ -15,6 +15,7 @@ import { CancelledError } from './loop-error.ts';
 import { RunEventChannel, type RunEvent, type RunStatus } from './run-events.ts';
 import type { ToolRegistry } from './tool-registry.ts';
 import type { SessionLock } from './session-lock.ts';
+import type { AgentPermissions } from './permission-step.ts';
 import type { TranscriptRecord, TranscriptWriter } from './transcript.ts';
 
 /** The agent's options with every default applied. */
@@ -29,6 +30,8 @@ export interface AgentConfig {
   readonly stopContinuationsPerTurn: number;
   readonly invalidToolCallsPerTurn: number;
   readonly closingHookBudgetMs: number;
+  /** The permission layer; `undefined`: every call runs (see `AgentPermissions`). */
+  readonly permissions: AgentPermissions | undefined;
 }
 
 /** What a session keeps between runs. */

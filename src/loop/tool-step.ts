@@ -21,6 +21,7 @@ import type { InvalidToolCallReason, ToolCallEvent } from '../events/index.ts';
 import { CancelledError, LoopError } from './loop-error.ts';
 import type { RunState, TurnEnd, TurnState } from './run-state.ts';
 import { ToolRegistry } from './tool-registry.ts';
+import { checkPermission } from './permission-step.ts';
 
 /** A hook (a `HookStack`) that reports the effective arguments beside its tool-call action. */
 interface ToolCallResolver {
@@ -350,6 +351,22 @@ async function executeCall(run: RunState, plan: Plan): Promise<CallOutcome> {
       stop = action.reason;
       skipReason = `the run was stopped: ${action.reason}`;
     }
+  }
+  // Permission rules and mode decide after PreToolUse, on the arguments as rewritten.
+  const permissions = run.config.permissions;
+  if (plan.kind === 'run' && skipReason === undefined && permissions !== undefined) {
+    const registry = run.config.tools;
+    const outcome = await checkPermission(
+      run,
+      permissions,
+      { toolName: call.name, toolCallId: call.id, args },
+      (candidate) => {
+        const validation = registry?.validate(call.name, candidate);
+        return validation === undefined || validation.ok ? undefined : validation.errors;
+      },
+    );
+    if (outcome.kind === 'refuse') skipReason = outcome.reason;
+    else args = outcome.args;
   }
   run.emit({ type: 'tool-call', toolCallId: call.id, toolName: call.name, args });
 

@@ -1,4 +1,12 @@
 import { builtinTools } from '../../adapters/tools/index.ts';
+import type { PermissionMode } from '../../hooks/permissions/index.ts';
+import {
+  addedDirectories,
+  agentPermissions,
+  hookProcessOptions,
+  hooksNeedSandbox,
+  requireSandbox,
+} from '../tool-policy.ts';
 import { createAgent, ToolRegistry, type RunResult, type Session } from '../../loop/index.ts';
 import { CliError } from '../cli-error.ts';
 import { resolveModel } from '../model-spec.ts';
@@ -24,6 +32,14 @@ export interface RunCommandOptions extends SettingsCommandOptions {
   readonly outputFormat: OutputFormat;
   /** `on` (default): the streaming surface; `off`: the blocking one. */
   readonly streaming: 'on' | 'off';
+  /** `--permission-mode`: overrides `permissions.defaultMode`. */
+  readonly permissionMode?: PermissionMode;
+  /** `--add-dir DIR`, repeatable: more directories for the file tools. */
+  readonly addDir?: readonly string[];
+  /** `--sandbox`: the shell tool runs under bubblewrap. */
+  readonly sandbox?: boolean;
+  /** `--sandbox-network`: sandboxed processes keep the network. */
+  readonly sandboxNetwork?: boolean;
 }
 
 /** Exit status of a cancelled run, as a shell reports a process ended by SIGINT. */
@@ -104,14 +120,27 @@ export async function runCommand(
   const invalidToolCallsPerTurn = parseMaxInvalidToolCalls(options.maxInvalidToolCalls);
   const projectDir = projectDirOf(options);
   const output = createRunOutput(options.outputFormat);
+  if (options.sandbox === true) await requireSandbox('--sandbox needs bubblewrap (bwrap)');
   // The settings load (and their errors surface) before the model spec and the prompt are read.
   const hookSession = await openCommandHookSession(options, {
     onHookRun: (record) => {
       output.hookRun(record);
     },
+    confinement: (settings) => hookProcessOptions(options, settings, projectDir),
   });
-  const notice = untrustedNotice(hookSession.settings, options);
+  const { settings } = hookSession;
+  const notice = untrustedNotice(settings, options);
   if (notice !== undefined) process.stderr.write(`${notice}\n`);
+  if (options.sandbox !== true && hooksNeedSandbox(settings)) {
+    await requireSandbox('a hook with "sandbox": true needs bubblewrap (bwrap)').catch(
+      async (error: unknown) => {
+        await hookSession.close();
+        throw error;
+      },
+    );
+  }
+  const additionalDirectories = addedDirectories(options, settings, projectDir);
+  const permissions = agentPermissions(options, settings);
 
   let recording: RecordingModel | undefined;
   let session: Session | undefined;
@@ -144,7 +173,24 @@ export async function runCommand(
     const { runner, stack: hooks } = hookSession;
     const agent = createAgent({
       model: recording ?? baseModel,
-      tools: new ToolRegistry(builtinTools({ shell: { runner } })),
+      tools: new ToolRegistry(
+        builtinTools({
+          additionalDirectories,
+          shell: {
+            runner,
+            environment: { pass: settings.passEnvironment },
+            ...(options.sandbox === true
+              ? {
+                  sandbox: {
+                    network: options.sandboxNetwork === true,
+                    writableDirectories: additionalDirectories,
+                  },
+                }
+              : {}),
+          },
+        }),
+      ),
+      ...(permissions === undefined ? {} : { permissions }),
       hooks,
       cwd: projectDir,
       ...(maxModelCalls === undefined ? {} : { maxModelCalls }),

@@ -18,7 +18,7 @@ import {
 } from '../../events/index.ts';
 import type { AgentHook } from '../../hooks/agent-hook.ts';
 import type { HookRunRecord } from './hook-run.ts';
-import { runHookGroup, type HookGroupRun } from './run-hook-group.ts';
+import { runHookGroup, type HookGroupRun, type HookProcessOptions } from './run-hook-group.ts';
 import type { CommandRunner } from './runner/index.ts';
 import type { HookGroupConfig } from '../settings/index.ts';
 
@@ -34,6 +34,8 @@ export interface CommandHookOptions {
   readonly onHookRun?: (record: HookRunRecord) => void;
   /** Called with every group run and its combined outcome (used by `hooks fire`). */
   readonly onGroupRun?: (group: HookGroupConfig, run: HookGroupRun) => void;
+  /** How hooks with `"environment": "scrubbed"` or `"sandbox": true` are confined. */
+  readonly confinement?: HookProcessOptions;
 }
 
 function joined(parts: readonly string[]): string | undefined {
@@ -81,6 +83,7 @@ export function commandHookForGroup(
       signal: context.signal,
       ...(options.killGraceMs === undefined ? {} : { killGraceMs: options.killGraceMs }),
       ...(options.onHookRun === undefined ? {} : { onHookRun: options.onHookRun }),
+      ...(options.confinement === undefined ? {} : { confinement: options.confinement }),
     });
     options.onGroupRun?.(group, run);
     const combined = run.combined;

@@ -20,6 +20,7 @@ import { HookStack } from '../../hooks/stack/hook-stack.ts';
 import type { CombinedOutcome } from './combine-outcomes.ts';
 import { commandHookForGroup } from './command-hook.ts';
 import type { HookRunRecord } from './hook-run.ts';
+import type { HookProcessOptions } from './run-hook-group.ts';
 import type { CommandRunner } from './runner/index.ts';
 import { hookGroupsFor, type EffectiveSettings } from '../settings/index.ts';
 
@@ -50,6 +51,8 @@ export interface FireCommandHooksOptions {
   /** The project directory hooks run in, and the payload's default `cwd`. */
   readonly projectDir: string;
   readonly signal?: AbortSignal;
+  /** How hooks with `"environment": "scrubbed"` or `"sandbox": true` are confined. */
+  readonly confinement?: HookProcessOptions;
 }
 
 function inputError(message: string): HookwireError {
@@ -104,6 +107,7 @@ export async function fireCommandHooks(
     commandHookForGroup(group, {
       runner: options.runner,
       projectDir: options.projectDir,
+      ...(options.confinement === undefined ? {} : { confinement: options.confinement }),
       onGroupRun: (_group, run) => {
         outcomes.push(run.combined);
         records.push(...run.outcomes.map((outcome) => outcome.record));
