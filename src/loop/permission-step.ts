@@ -17,7 +17,7 @@ import {
   type PermissionRules,
   type PermissionToolKinds,
 } from '../hooks/permissions/index.ts';
-import type { HookContext } from '../hooks/context.ts';
+import type { HookContext } from '../events/index.ts';
 import type { RunState } from './run-state.ts';
 
 /** A call that needs asking, as a `PermissionRequest` decider sees it. */

@@ -14,7 +14,7 @@ import type {
   PermissionRequest,
   RunEvent,
 } from '../../src/loop/index.ts';
-import { ToolCallAction } from '../../src/hooks/actions.ts';
+import { ToolCallAction } from '../../src/events/index.ts';
 import { callTools, collect, say, start } from './support.ts';
 
 let cwd: string;
