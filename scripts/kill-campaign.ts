@@ -2,7 +2,9 @@
  * The `kill -9` campaign (issue 11): runs the real CLI (`node src/cli/main.ts run --model
  * openai-compatible:… --base-url <loopback>`) on a multi-step task whose every step calls the
  * `shell` tool with an observable effect (it appends its call id to `effects.log`), kills it with
- * SIGKILL at a random point, checks what it left, and resumes the session — again and again. The
+ * SIGKILL at a random point (three in four during the tool steps, counted from the run's first
+ * model request; the rest from the spawn), checks what it left, and resumes the session — again
+ * and again. The
  * loopback server enforces the providers' tool-call / tool-result pairing (a 400 as OpenAI sends
  * for an assistant tool call not followed by its results), so a resume that sends a broken
  * history fails.
@@ -168,19 +170,32 @@ function completion(message: Record<string, unknown>, finishReason: string) {
 
 interface RunOutcome {
   readonly killed: boolean;
+  /** Milliseconds from the spawn to the run's first model request (undefined: none came). */
+  readonly firstRequestMs: number | undefined;
   readonly code: number | null;
   readonly stderr: string;
   readonly durationMs: number;
 }
 
-/** Runs the CLI; SIGKILLs it after `killAfterMs` when it is still running then. */
+/** When to kill: `afterMs` after the spawn, or after the run's first model request. */
+interface KillPoint {
+  readonly afterMs: number;
+  readonly from: 'spawn' | 'first request';
+}
+
+/** Runs the CLI; SIGKILLs it at `kill` when it is still running then. */
 function runCli(
   args: readonly string[],
   env: NodeJS.ProcessEnv,
-  killAfterMs: number | undefined,
+  kill: KillPoint | undefined,
+  firstRequest: Promise<void>,
 ): Promise<RunOutcome> {
   return new Promise((resolvePromise, reject) => {
     const started = performance.now();
+    let firstRequestMs: number | undefined;
+    void firstRequest.then(() => {
+      firstRequestMs = performance.now() - started;
+    });
     const child = spawn(process.execPath, [MAIN, ...args], {
       env,
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -190,19 +205,30 @@ function runCli(
     child.stdout.resume();
     child.stderr.setEncoding('utf8');
     child.stderr.on('data', (text: string) => (stderr += text));
-    const timer =
-      killAfterMs === undefined
-        ? undefined
-        : setTimeout(() => {
-            if (child.exitCode === null && child.signalCode === null) {
-              killed = true;
-              child.kill('SIGKILL');
-            }
-          }, killAfterMs);
+    let timer: NodeJS.Timeout | undefined;
+    let closed = false;
+    const arm = (): void => {
+      if (kill === undefined || closed) return;
+      timer = setTimeout(() => {
+        if (child.exitCode === null && child.signalCode === null) {
+          killed = true;
+          child.kill('SIGKILL');
+        }
+      }, kill.afterMs);
+    };
+    if (kill?.from === 'spawn') arm();
+    else void firstRequest.then(arm);
     child.on('error', reject);
     child.on('close', (code) => {
+      closed = true;
       if (timer !== undefined) clearTimeout(timer);
-      resolvePromise({ killed, code, stderr, durationMs: performance.now() - started });
+      resolvePromise({
+        killed,
+        firstRequestMs,
+        code,
+        stderr,
+        durationMs: performance.now() - started,
+      });
     });
   });
 }
@@ -227,7 +253,15 @@ export async function runKillCampaign(options: CampaignOptions): Promise<Campaig
   const effectsFile = join(project, 'effects.log');
   const server = await startLoopbackServer();
   const counter = { value: 0 };
-  server.enforceToolPairing().replyWith((request) => answer(request, counter));
+  let requestWaiters: (() => void)[] = [];
+  const nextRequest = (): Promise<void> =>
+    new Promise((resolveWait) => requestWaiters.push(resolveWait));
+  server.enforceToolPairing().replyWith((request) => {
+    const waiters = requestWaiters;
+    requestWaiters = [];
+    for (const wake of waiters) wake();
+    return answer(request, counter);
+  });
 
   const failures: string[] = [];
   let runs = 0;
@@ -282,7 +316,7 @@ export async function runKillCampaign(options: CampaignOptions): Promise<Campaig
     return { records: contents.records, calls };
   };
 
-  const run = async (killAfterMs: number | undefined, label: string): Promise<RunOutcome> => {
+  const run = async (kill: KillPoint | undefined, label: string): Promise<RunOutcome> => {
     runs++;
     if (sessionId !== undefined) resumes++;
     const streaming = random() < 0.5 ? 'on' : 'off';
@@ -303,7 +337,8 @@ export async function runKillCampaign(options: CampaignOptions): Promise<Campaig
         ...(sessionId === undefined ? [] : ['--resume', sessionId]),
       ],
       env,
-      killAfterMs,
+      kill,
+      nextRequest(),
     );
     if (outcome.killed) kills++;
     else if (outcome.code !== 0) {
@@ -312,7 +347,7 @@ export async function runKillCampaign(options: CampaignOptions): Promise<Campaig
     }
     sessionId ??= await findSession();
     log(
-      `${label}: ${outcome.killed ? `killed after ${Math.round(killAfterMs ?? 0)} ms` : `exit ${String(outcome.code)} in ${Math.round(outcome.durationMs)} ms`} (streaming ${streaming})`,
+      `${label}: ${outcome.killed ? `killed ${Math.round(kill?.afterMs ?? 0)} ms after its ${kill?.from ?? 'spawn'}` : `exit ${String(outcome.code)} in ${Math.round(outcome.durationMs)} ms`} (streaming ${streaming})`,
     );
     await check(label);
     return outcome;
@@ -322,9 +357,16 @@ export async function runKillCampaign(options: CampaignOptions): Promise<Campaig
     // Calibration: one whole run, whose duration bounds the kill points.
     const calibration = await run(undefined, 'calibration');
     const span = Math.max(500, calibration.durationMs);
+    // Most kill points fall in the steps (after the first model request), where tools run; the
+    // rest anywhere from the spawn (startup, lock, resume). Up to 10% past the end, so some runs
+    // finish before their kill point.
+    const steps = Math.max(300, span - (calibration.firstRequestMs ?? 0));
     for (let attempt = 1; kills < options.kills && attempt <= options.kills * 4; attempt++) {
-      // Up to 10% past a whole run, so some runs finish before their kill point.
-      await run(random() * span * 1.1, `run ${attempt}`);
+      const kill: KillPoint =
+        random() < 0.25
+          ? { afterMs: random() * span * 1.1, from: 'spawn' }
+          : { afterMs: random() * steps * 1.1, from: 'first request' };
+      await run(kill, `run ${attempt}`);
     }
     if (kills < options.kills) failures.push(`only ${kills} of ${options.kills} kills landed`);
     await run(undefined, 'final resume');
