@@ -31,6 +31,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/types.h>
+#include <sys/uio.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -92,24 +93,6 @@ static void *xrealloc(void *p, size_t n) {
 
 /* ---- replies ---------------------------------------------------------------------------- */
 
-static void write_all(int fd, const char *data, size_t length) {
-  while (length > 0) {
-    ssize_t n = write(fd, data, length);
-    if (n < 0) {
-      if (errno == EINTR) continue;
-      if (errno == EAGAIN) {
-        struct pollfd p = {fd, POLLOUT, 0};
-        poll(&p, 1, -1);
-        continue;
-      }
-      stdin_ended = 1; /* EPIPE: the parent is gone */
-      return;
-    }
-    data += n;
-    length -= (size_t)n;
-  }
-}
-
 static void put_u32(char *p, uint32_t v) {
   p[0] = (char)(v >> 24);
   p[1] = (char)(v >> 16);
@@ -117,16 +100,40 @@ static void put_u32(char *p, uint32_t v) {
   p[3] = (char)v;
 }
 
+/* One frame in one writev, so the parent wakes once per reply, not once per part. */
 static void send_frame(const char *header, size_t header_length, const output_t *a,
                        const output_t *b) {
   size_t body = (a ? a->length : 0) + (b ? b->length : 0);
   char prefix[8];
   put_u32(prefix, (uint32_t)header_length);
   put_u32(prefix + 4, (uint32_t)body);
-  write_all(1, prefix, 8);
-  write_all(1, header, header_length);
-  if (a && a->length) write_all(1, a->data, a->length);
-  if (b && b->length) write_all(1, b->data, b->length);
+  struct iovec parts[4] = {{prefix, 8}, {(void *)header, header_length}, {NULL, 0}, {NULL, 0}};
+  int count = 2;
+  if (a && a->length) parts[count++] = (struct iovec){a->data, a->length};
+  if (b && b->length) parts[count++] = (struct iovec){b->data, b->length};
+  struct iovec *next = parts;
+  while (count > 0) {
+    ssize_t n = writev(1, next, count);
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      if (errno == EAGAIN) {
+        struct pollfd p = {1, POLLOUT, 0};
+        poll(&p, 1, -1);
+        continue;
+      }
+      stdin_ended = 1; /* EPIPE: the parent is gone */
+      return;
+    }
+    while (count > 0 && (size_t)n >= next->iov_len) {
+      n -= (ssize_t)next->iov_len;
+      next++;
+      count--;
+    }
+    if (count > 0) {
+      next->iov_base = (char *)next->iov_base + n;
+      next->iov_len -= (size_t)n;
+    }
+  }
 }
 
 static const char *signal_name(int signo) {

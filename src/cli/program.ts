@@ -66,6 +66,25 @@ export function createProgram(): Command {
     .option('--settings <file>', SETTINGS_HELP, collectRepeated)
     .option('--cwd <dir>', CWD_HELP)
     .option('--trust-project', TRUST_PROJECT_HELP)
+    .addOption(
+      new Option(
+        '--permission-mode <mode>',
+        'how tool calls no rule decides are treated (as in Claude Code): default (reads run, edits and commands need an allow rule or a PermissionRequest hook), acceptEdits (edits and mkdir/touch/mv/cp run too), plan (no edits), bypassPermissions (everything not denied or asked runs); default: permissions.defaultMode, else default',
+      ).choices(['default', 'acceptEdits', 'plan', 'bypassPermissions']),
+    )
+    .option(
+      '--add-dir <dir>',
+      'a directory the file tools (and a sandboxed shell) may use besides the project directory (repeatable)',
+      collectRepeated,
+    )
+    .option(
+      '--sandbox',
+      'run the shell tool under bubblewrap (bwrap): the project and --add-dir directories writable, the rest read-only, a private /tmp, no network',
+    )
+    .option(
+      '--sandbox-network',
+      'keep the network inside the sandbox (with --sandbox, and for hooks with "sandbox": true)',
+    )
     .option(
       '--max-model-calls <n>',
       'model calls allowed in the run, retries and Stop continuations included (default 50)',

@@ -18,6 +18,7 @@ import type { CommandHookOptions } from './command/command-hook.ts';
 import type { HookKindRunners } from './hook-kind.ts';
 import type { HookConfig } from './settings/hook-config.ts';
 import type { HookRunRecord } from './command/hook-run.ts';
+import type { HookProcessOptions } from './command/run-hook-group.ts';
 import {
   createCommandRunner,
   type CommandRunner,
@@ -110,6 +111,11 @@ export interface HookSessionOptions extends HookSettingsOptions {
   readonly promptModel?: () => Promise<LanguageModel>;
   /** Resolves a prompt hook's `model` of the form `PROVIDER:MODEL` (the CLI's model specs). */
   readonly resolveModel?: (spec: string) => Promise<LanguageModel>;
+  /**
+   * How hooks with `"environment": "scrubbed"` or `"sandbox": true` are confined; a function
+   * gets the loaded settings (e.g. for their `passEnvironment`).
+   */
+  readonly confinement?: HookProcessOptions | ((settings: EffectiveSettings) => HookProcessOptions);
 }
 
 /** What `openHookSession` opened: the stack to fire through and what keeps it running. */
@@ -158,6 +164,14 @@ export async function openHookSession(options: HookSessionOptions): Promise<Hook
     projectDir,
     kinds,
     ...(options.onHookRun === undefined ? {} : { onHookRun: options.onHookRun }),
+    ...(options.confinement === undefined
+      ? {}
+      : {
+          confinement:
+            typeof options.confinement === 'function'
+              ? options.confinement(settings)
+              : options.confinement,
+        }),
   };
   // The hook machinery (and the wire's schemas) loads only when the settings have hooks.
   const commandHooks = hasHooks(settings)

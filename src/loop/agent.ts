@@ -26,13 +26,16 @@ import { LoopError } from './loop-error.ts';
 import type { AgentConfig, SessionState } from './run-state.ts';
 import { Session } from './session.ts';
 import type { ToolRegistry } from './tool-registry.ts';
+import { acquireSessionLock } from './session-lock.ts';
 import {
-  historyOf,
   lastTurnOf,
   readTranscript,
+  repairToolResults,
   TranscriptWriter,
   TRANSCRIPT_VERSION,
+  type RepairedHistory,
 } from './transcript.ts';
+import type { AgentPermissions } from './permission-step.ts';
 
 /** Options of `createAgent`. */
 export interface AgentOptions {
@@ -65,6 +68,11 @@ export interface AgentOptions {
   readonly sessionsDir?: string;
   /** Time given to Interrupt, StopFailure and SessionEnd hooks, in ms. Default 1500. */
   readonly closingHookBudgetMs?: number;
+  /**
+   * Permission rules and mode, checked for every tool call after PreToolUse (see
+   * `AgentPermissions`). Default: none, and every call runs.
+   */
+  readonly permissions?: AgentPermissions;
 }
 
 /** Options of `Agent.openSession`. */
@@ -73,7 +81,9 @@ export interface OpenSessionOptions {
   readonly sessionId?: string;
   /**
    * Continue the session `sessionId` from its transcript: the history is rebuilt from it (a
-   * truncated last line is skipped with a warning) and SessionStart fires with `source: 'resume'`.
+   * truncated last line is skipped with a warning; tool calls a crash left without results are
+   * answered from their `tool-result` records, or as "interrupted: may or may not have run",
+   * recorded in the transcript with a warning) and SessionStart fires with `source: 'resume'`.
    */
   readonly resume?: boolean;
   /** The transcript file. Default `<sessionsDir>/<sessionId>.jsonl`. */
@@ -86,7 +96,12 @@ export interface Agent {
   readonly config: AgentConfig;
   readonly cwd: string;
   readonly sessionsDir: string;
-  /** Opens (or resumes) a session and fires SessionStart. */
+  /**
+   * Opens (or resumes) a session and fires SessionStart. The session is locked until it is
+   * closed: opening it again meanwhile, in this process or another, throws `LoopError`
+   * (`session_locked`) naming the holder; the lock of a process that died is taken over (see
+   * `session-lock.ts`).
+   */
   openSession(options?: OpenSessionOptions): Promise<Session>;
 }
 
@@ -127,6 +142,7 @@ export function createAgent(options: AgentOptions): Agent {
     stopContinuationsPerTurn,
     invalidToolCallsPerTurn,
     closingHookBudgetMs: options.closingHookBudgetMs ?? DEFAULT_CLOSING_HOOK_BUDGET_MS,
+    permissions: options.permissions,
   };
   const cwd = resolve(options.cwd);
   const sessionsDir =
@@ -163,55 +179,91 @@ export function createAgent(options: AgentOptions): Agent {
           : isAbsolute(sessionOptions.transcriptPath)
             ? sessionOptions.transcriptPath
             : resolve(cwd, sessionOptions.transcriptPath);
-      const exists = await access(transcriptPath).then(
-        () => true,
-        () => false,
-      );
-      const history: Message[] = [];
-      const pendingReports: HookReport[] = [];
-      let turnCounter = 0;
-      if (resume) {
-        if (!exists) {
-          throw new LoopError(
-            'session_not_found',
-            `No transcript for session ${sessionId} at ${transcriptPath}; check the id, or open a new session without resume.`,
-          );
-        }
-        const contents = await readTranscript(transcriptPath);
-        history.push(...historyOf(contents.records));
-        turnCounter = lastTurnOf(contents.records);
-        for (const warning of contents.warnings)
-          pendingReports.push({ level: 'warning', text: warning });
-      } else if (exists) {
-        throw new LoopError(
+      const existsNow = (): Promise<boolean> =>
+        access(transcriptPath).then(
+          () => true,
+          () => false,
+        );
+      const existingIdError = (): LoopError =>
+        new LoopError(
           'session_exists',
           `Session ${sessionId} already has a transcript at ${transcriptPath}; resume it (resume: true) or choose another id.`,
         );
+      // A new session never reuses an id, whoever holds it: say so before looking at the lock.
+      if (!resume && (await existsNow())) throw existingIdError();
+      const lock = await acquireSessionLock(transcriptPath, sessionId);
+      let transcript: TranscriptWriter | undefined;
+      try {
+        const exists = await existsNow();
+        const history: Message[] = [];
+        const pendingReports: HookReport[] = [];
+        let turnCounter = 0;
+        let repaired: RepairedHistory | undefined;
+        if (resume) {
+          if (!exists) {
+            throw new LoopError(
+              'session_not_found',
+              `No transcript for session ${sessionId} at ${transcriptPath}; check the id, or open a new session without resume.`,
+            );
+          }
+          const contents = await readTranscript(transcriptPath);
+          repaired = repairToolResults(contents.records);
+          history.push(...repaired.history);
+          turnCounter = lastTurnOf(contents.records);
+          for (const warning of contents.warnings)
+            pendingReports.push({ level: 'warning', text: warning });
+        } else if (exists) {
+          throw existingIdError();
+        }
+        transcript = await TranscriptWriter.open(transcriptPath);
+        const source = resume ? 'resume' : 'startup';
+        const state: SessionState = {
+          info: { sessionId, transcriptPath, cwd },
+          history,
+          transcript,
+          lock,
+          queue: [],
+          turnCounter,
+          pendingContext: undefined,
+          pendingReports,
+        };
+        const time = new Date().toISOString();
+        transcript.append({
+          type: 'session-start',
+          version: TRANSCRIPT_VERSION,
+          sessionId,
+          cwd,
+          source,
+          time,
+        });
+        for (const report of repaired?.added ?? []) {
+          const calls = report.message.blocks.length;
+          // The answer at the end of the history is recorded, so the transcript's messages are the
+          // history again; one further back (an older transcript) is rebuilt on every read.
+          const tail = report.index === history.length - 1;
+          if (tail)
+            transcript.append({
+              type: 'message',
+              turn: turnCounter,
+              message: report.message,
+              time,
+            });
+          pendingReports.push({
+            level: 'warning',
+            text: `the session was interrupted in the middle of a tool step: ${calls} tool call(s) left without a recorded result were answered from the transcript (a call with no result at all as "interrupted: the tool may or may not have run")${tail ? '' : '; an older transcript, so the answer is rebuilt on each resume'}`,
+          });
+        }
+        for (const report of pendingReports)
+          transcript.append({ type: 'hook-report', report, time });
+        transcript.commit();
+        const session = new Session(config, state, source);
+        await session.start();
+        return session;
+      } catch (error) {
+        await transcript?.close();
+        await lock.release();
+        throw error;
       }
-      const transcript = await TranscriptWriter.open(transcriptPath);
-      const source = resume ? 'resume' : 'startup';
-      const state: SessionState = {
-        info: { sessionId, transcriptPath, cwd },
-        history,
-        transcript,
-        queue: [],
-        turnCounter,
-        pendingContext: undefined,
-        pendingReports,
-      };
-      const time = new Date().toISOString();
-      transcript.append({
-        type: 'session-start',
-        version: TRANSCRIPT_VERSION,
-        sessionId,
-        cwd,
-        source,
-        time,
-      });
-      for (const report of pendingReports) transcript.append({ type: 'hook-report', report, time });
-      const session = new Session(config, state, source);
-      await session.start();
-      return session;
     },
   };
 }

@@ -26,3 +26,13 @@ export {
   type ToolArgumentsValidation,
   type ToolRegistryOptions,
 } from './tool-registry.ts';
+export {
+  checkPermission,
+  decideCall,
+  permissionCallOf,
+  type AgentPermissions,
+  type PermissionAnswer,
+  type PermissionDecider,
+  type PermissionOutcome,
+  type PermissionRequest,
+} from './permission-step.ts';

@@ -14,6 +14,8 @@ import { ModelCallBudget } from './budgets.ts';
 import { CancelledError } from './loop-error.ts';
 import { RunEventChannel, type RunEvent, type RunStatus } from './run-events.ts';
 import type { ToolRegistry } from './tool-registry.ts';
+import type { SessionLock } from './session-lock.ts';
+import type { AgentPermissions } from './permission-step.ts';
 import type { TranscriptRecord, TranscriptWriter } from './transcript.ts';
 
 /** The agent's options with every default applied. */
@@ -28,6 +30,8 @@ export interface AgentConfig {
   readonly stopContinuationsPerTurn: number;
   readonly invalidToolCallsPerTurn: number;
   readonly closingHookBudgetMs: number;
+  /** The permission layer; `undefined`: every call runs (see `AgentPermissions`). */
+  readonly permissions: AgentPermissions | undefined;
 }
 
 /** What a session keeps between runs. */
@@ -36,6 +40,8 @@ export interface SessionState {
   /** The conversation: every message appended so far, in order (the transcript's messages). */
   readonly history: Message[];
   readonly transcript: TranscriptWriter;
+  /** The session's lock, released when the session closes. */
+  readonly lock: SessionLock;
   /** Prompts submitted while a run was active; each runs as the next turn. */
   readonly queue: string[];
   /** The last turn number used in this session. */

@@ -197,6 +197,7 @@ export class Session {
     }
     this.#state.transcript.append({ type: 'session-end', reason, time: now() });
     await this.#state.transcript.close();
+    await this.#state.lock.release();
   }
 
   /** @internal Fires SessionStart; its context waits for the first prompt. */

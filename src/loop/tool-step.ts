@@ -21,6 +21,7 @@ import type { InvalidToolCallReason, ToolCallEvent } from '../events/index.ts';
 import { CancelledError, LoopError } from './loop-error.ts';
 import type { RunState, TurnEnd, TurnState } from './run-state.ts';
 import { ToolRegistry } from './tool-registry.ts';
+import { checkPermission } from './permission-step.ts';
 
 /** A hook (a `HookStack`) that reports the effective arguments beside its tool-call action. */
 interface ToolCallResolver {
@@ -168,6 +169,9 @@ export async function runToolStep(
   }
 
   run.appendMessage(blocks === undefined ? message : { ...message, blocks });
+  // Write-ahead: the calls are on record before any tool runs, so a process killed mid-step
+  // leaves no effect without its call in the transcript.
+  run.session.transcript.commit();
 
   // A retry or a stop runs none of the step's calls; every call is still answered, so the
   // history never holds an unanswered tool call.
@@ -183,7 +187,48 @@ export async function runToolStep(
     }
   }
 
-  const outcomes = await Promise.all(plans.map((plan) => executeCall(run, plan)));
+  const settled = await Promise.allSettled(
+    plans.map(async (plan) => {
+      const outcome = await executeCall(run, plan);
+      // Each result is on record the moment it is known, before the step's tool message.
+      run.record({
+        type: 'tool-result',
+        turn: run.currentTurn,
+        response: outcome.block,
+        reviewed: true,
+        ...(outcome.additionalContext === undefined
+          ? {}
+          : { additionalContext: outcome.additionalContext }),
+        time: new Date().toISOString(),
+      });
+      run.session.transcript.commit();
+      return outcome;
+    }),
+  );
+  const failure = settled.find((entry) => entry.status === 'rejected');
+  if (failure !== undefined) {
+    // Cancelled, or a hook threw: the calls still get their results in the history (those that
+    // finished, and a note for the others), so the session stays valid for the next run.
+    const reason: unknown = failure.reason;
+    const note = `not completed: ${reason instanceof CancelledError || run.signal.aborted ? `the run was cancelled (${run.cancelReason()})` : `the step failed (${reason instanceof Error ? reason.message : String(reason)})`}; the tool may or may not have run`;
+    run.appendMessage({
+      speaker: 'tool',
+      blocks: settled.map((entry, index) => {
+        if (entry.status === 'fulfilled') return entry.value.block;
+        const call = (plans[index] as Plan).call;
+        return {
+          type: 'tool_response',
+          callId: call.id,
+          toolName: call.name,
+          result: null,
+          error: note,
+        };
+      }),
+    });
+    run.session.transcript.commit();
+    throw reason instanceof Error ? reason : new Error(String(reason));
+  }
+  const outcomes = settled.map((entry) => (entry as PromiseFulfilledResult<CallOutcome>).value);
 
   const responseBlocks: ContentBlock[] = [];
   let additional: string[] | undefined;
@@ -307,6 +352,22 @@ async function executeCall(run: RunState, plan: Plan): Promise<CallOutcome> {
       skipReason = `the run was stopped: ${action.reason}`;
     }
   }
+  // Permission rules and mode decide after PreToolUse, on the arguments as rewritten.
+  const permissions = run.config.permissions;
+  if (plan.kind === 'run' && skipReason === undefined && permissions !== undefined) {
+    const registry = run.config.tools;
+    const outcome = await checkPermission(
+      run,
+      permissions,
+      { toolName: call.name, toolCallId: call.id, args },
+      (candidate) => {
+        const validation = registry?.validate(call.name, candidate);
+        return validation === undefined || validation.ok ? undefined : validation.errors;
+      },
+    );
+    if (outcome.kind === 'refuse') skipReason = outcome.reason;
+    else args = outcome.args;
+  }
   run.emit({ type: 'tool-call', toolCallId: call.id, toolName: call.name, args });
 
   if (skipReason !== undefined) {
@@ -335,6 +396,25 @@ async function executeCall(run: RunState, plan: Plan): Promise<CallOutcome> {
     if (thrown instanceof CancelledError || run.signal.aborted)
       throw new CancelledError(run.cancelReason());
     error = thrown instanceof Error ? thrown.message || thrown.name : String(thrown);
+  }
+  // The tool's own outcome is on record before the PostToolUse hooks see it (they may take a
+  // while); the reviewed result follows. Without such hooks the reviewed record comes at once.
+  const reviewing =
+    error === undefined
+      ? observed.toolResult && hooks.onToolResult !== undefined
+      : observed.toolFailure && hooks.onToolFailure !== undefined;
+  if (reviewing) {
+    run.record({
+      type: 'tool-result',
+      turn: run.currentTurn,
+      response:
+        error === undefined
+          ? { type: 'tool_response', callId: call.id, toolName: call.name, result }
+          : { type: 'tool_response', callId: call.id, toolName: call.name, result: null, error },
+      reviewed: false,
+      time: new Date().toISOString(),
+    });
+    run.session.transcript.commit();
   }
 
   if (error !== undefined) {

@@ -1,14 +1,22 @@
 /**
  * The session transcript: an append-only JSONL file, one JSON record per line, written as the run
  * goes. Every record is `JSON.stringify`-encoded, so nothing a hook or a model produces can break
- * the line structure. Each record is handed to the OS as its own write (no batching across
- * records, no fsync), so a crash loses at most the record in flight; a truncated last line is
- * skipped with a warning when the transcript is read back.
+ * the line structure. Records appended within one event-loop turn leave in one synchronous
+ * `write(2)` at the end of that turn; `commit()` writes at once. The loop commits before a tool
+ * call runs (its call is on record before any effect) and as soon as each call's result is known,
+ * so a process killed at any point (`kill -9`) leaves every effect with its call on record. No
+ * fsync: the data is in the kernel, which survives the process, not a power cut. A truncated last
+ * line is skipped with a warning when the transcript is read back.
+ *
+ * History rule: the conversation is the `message` records in order, except that an AI message's
+ * tool calls left without results (the process died mid-step) are answered from the `tool-result`
+ * records, and a call with no record at all gets an "interrupted: may or may not have run" result
+ * (`historyOf`, `repairToolResults`), so a resumed history is valid for every provider.
  */
-import { createWriteStream, type WriteStream } from 'node:fs';
+import { closeSync, openSync, writeSync } from 'node:fs';
 import { mkdir, open, readFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import type { Message } from '../content/index.ts';
+import type { ContentBlock, Message, ToolResponseBlock } from '../content/index.ts';
 import type { HookReport } from '../events/context.ts';
 import type { RunStatus } from './run-events.ts';
 
@@ -38,6 +46,19 @@ export type TranscriptRecord =
       readonly message: Message;
       readonly time: string;
     }
+  /**
+   * One tool call's result, recorded the moment it is known (before the step's tool message).
+   * `reviewed: false` is the tool's own outcome before PostToolUse hooks saw it (written only
+   * when such hooks run); `true` is what the model is shown, with the hooks' added context.
+   */
+  | {
+      readonly type: 'tool-result';
+      readonly turn: number;
+      readonly response: ToolResponseBlock;
+      readonly reviewed: boolean;
+      readonly additionalContext?: string;
+      readonly time: string;
+    }
   | { readonly type: 'hook-report'; readonly report: HookReport; readonly time: string }
   | {
       readonly type: 'turn-end';
@@ -51,25 +72,20 @@ export type TranscriptRecord =
 /** Appends records to a transcript file. */
 export class TranscriptWriter {
   readonly path: string;
-  readonly #stream: WriteStream;
+  #fd: number | undefined;
   #failure: Error | undefined;
-  #corked = false;
-  // Records appended within one turn of the event loop leave in one write (one syscall, one
-  // thread-pool round trip) instead of one each: a step appends several, and a round trip per
-  // record was most of the loop's cost per step. A crash loses at most that turn's records,
-  // which were in flight anyway.
-  readonly #uncork = () => {
-    this.#corked = false;
-    this.#stream.uncork();
+  #pending = '';
+  #scheduled = false;
+  // Records appended within one turn of the event loop leave in one write (one syscall) instead
+  // of one each: a step appends several.
+  readonly #flushPending = () => {
+    this.#scheduled = false;
+    this.commit();
   };
 
-  private constructor(path: string, stream: WriteStream) {
+  private constructor(path: string, fd: number) {
     this.path = path;
-    this.#stream = stream;
-    // A write failure (disk full, file removed) must not crash the process; it surfaces on flush.
-    stream.on('error', (error) => {
-      this.#failure = error;
-    });
+    this.#fd = fd;
   }
 
   /**
@@ -80,44 +96,58 @@ export class TranscriptWriter {
   static async open(path: string): Promise<TranscriptWriter> {
     await mkdir(dirname(path), { recursive: true });
     const needsNewline = await endsMidLine(path);
-    const stream = createWriteStream(path, { flags: 'a' });
-    const writer = new TranscriptWriter(path, stream);
-    if (needsNewline) stream.write('\n');
+    const writer = new TranscriptWriter(path, openSync(path, 'a'));
+    if (needsNewline) writer.#pending = '\n';
     return writer;
   }
 
-  /** Appends one record (one line). Does not wait: see `flush`. */
+  /** Appends one record (one line); it is written at the end of this event-loop turn. */
   append(record: TranscriptRecord): void {
-    if (this.#failure !== undefined) return;
-    if (!this.#corked) {
-      this.#corked = true;
-      this.#stream.cork();
-      setImmediate(this.#uncork);
+    if (this.#failure !== undefined || this.#fd === undefined) return;
+    this.#pending += `${JSON.stringify(record)}\n`;
+    if (!this.#scheduled) {
+      this.#scheduled = true;
+      setImmediate(this.#flushPending);
     }
-    this.#stream.write(`${JSON.stringify(record)}\n`);
   }
 
-  /** Resolves once every appended record has been handed to the OS; rejects on a write failure. */
+  /**
+   * Writes every appended record now, synchronously: when it returns they are in the kernel and
+   * survive the process being killed. A write failure (disk full, file removed) never throws
+   * here: it is kept, later records are dropped, and `flush` rejects with it.
+   */
+  commit(): void {
+    if (this.#pending === '' || this.#fd === undefined || this.#failure !== undefined) return;
+    const data = Buffer.from(this.#pending);
+    this.#pending = '';
+    try {
+      let written = 0;
+      while (written < data.length)
+        written += writeSync(this.#fd, data, written, data.length - written);
+    } catch (error) {
+      this.#failure = error instanceof Error ? error : new Error(String(error));
+    }
+  }
+
+  /** Writes every appended record; rejects on a write failure. */
   flush(): Promise<void> {
-    return new Promise((resolve, reject) => {
-      if (this.#failure !== undefined) {
-        reject(this.#failure);
-        return;
-      }
-      this.#stream.write('', (error) => {
-        if (error === undefined || error === null) resolve();
-        else reject(error);
-      });
-    });
+    this.commit();
+    return this.#failure === undefined ? Promise.resolve() : Promise.reject(this.#failure);
   }
 
-  /** Flushes and closes the file. */
-  async close(): Promise<void> {
-    await new Promise<void>((resolve) => {
-      this.#stream.end(() => {
-        resolve();
-      });
-    });
+  /** Writes what is pending and closes the file. Closing twice does nothing. */
+  close(): Promise<void> {
+    this.commit();
+    if (this.#fd !== undefined) {
+      const fd = this.#fd;
+      this.#fd = undefined;
+      try {
+        closeSync(fd);
+      } catch {
+        // Already unusable: nothing more can be lost.
+      }
+    }
+    return Promise.resolve();
   }
 }
 
@@ -180,11 +210,110 @@ export async function readTranscript(path: string): Promise<TranscriptContents> 
   return { records, warnings };
 }
 
-/** The conversation history a transcript records: its `message` records, in order. */
-export function historyOf(records: readonly TranscriptRecord[]): Message[] {
+/** The result given to a tool call whose outcome no record holds. */
+export function interruptedResult(call: {
+  readonly id: string;
+  readonly name: string;
+}): ToolResponseBlock {
+  return {
+    type: 'tool_response',
+    callId: call.id,
+    toolName: call.name,
+    result: null,
+    error:
+      'The session was interrupted while this tool call was in progress: the tool may or may not have run, and its result was lost. Check its effect before running it again.',
+  };
+}
+
+/** The result given to a call whose tool ran but whose result its PostToolUse hooks never saw. */
+function unreviewedResult(response: ToolResponseBlock): ToolResponseBlock {
+  return {
+    type: 'tool_response',
+    callId: response.callId,
+    toolName: response.toolName,
+    result: null,
+    error: `The session was interrupted after this tool ran (it ${response.error === undefined ? 'completed' : 'failed'}), before its result was reviewed by the PostToolUse hooks, so the result is withheld. Check its effect before running it again.`,
+  };
+}
+
+/** A tool message answering `calls` from the recorded results, in call order. */
+function answerFor(
+  calls: readonly { readonly id: string; readonly name: string }[],
+  results: ReadonlyMap<string, Extract<TranscriptRecord, { type: 'tool-result' }>>,
+): Message {
+  const blocks: ContentBlock[] = [];
+  const contexts: string[] = [];
+  for (const call of calls) {
+    const record = results.get(call.id);
+    if (record === undefined) blocks.push(interruptedResult(call));
+    else if (!record.reviewed) blocks.push(unreviewedResult(record.response));
+    else {
+      blocks.push(record.response);
+      if (record.additionalContext !== undefined) contexts.push(record.additionalContext);
+    }
+  }
+  for (const text of contexts) blocks.push({ type: 'text', text });
+  return { speaker: 'tool', blocks };
+}
+
+/** What `repairToolResults` found: the valid history and the tool messages it added. */
+export interface RepairedHistory {
+  readonly history: Message[];
+  /** The tool messages added, each with the index it has in `history`. */
+  readonly added: readonly { readonly index: number; readonly message: Message }[];
+}
+
+/**
+ * The history of `records` with every tool call answered: the `message` records in order, and
+ * after an AI message whose tool calls the next message does not answer (the process died before
+ * the step's tool message), a tool message built from the calls' `tool-result` records (a reviewed
+ * result as is; an unreviewed one withheld; none: "may or may not have run"). Calls a following
+ * tool message leaves out are answered in it the same way.
+ */
+export function repairToolResults(records: readonly TranscriptRecord[]): RepairedHistory {
   const history: Message[] = [];
-  for (const record of records) if (record.type === 'message') history.push(record.message);
-  return history;
+  const added: { index: number; message: Message }[] = [];
+  const results = new Map<string, Extract<TranscriptRecord, { type: 'tool-result' }>>();
+  for (const record of records) {
+    if (record.type !== 'tool-result') continue;
+    // A reviewed result supersedes the unreviewed one of the same call.
+    const known = results.get(record.response.callId);
+    if (known === undefined || record.reviewed || !known.reviewed)
+      results.set(record.response.callId, record);
+  }
+  const messages = records.flatMap((record) => (record.type === 'message' ? [record.message] : []));
+  for (let index = 0; index < messages.length; index++) {
+    const message = messages[index] as Message;
+    history.push(message);
+    if (message.speaker !== 'ai') continue;
+    const calls = message.blocks.flatMap((block) =>
+      block.type === 'tool_call' ? [{ id: block.id, name: block.name }] : [],
+    );
+    if (calls.length === 0) continue;
+    const next = messages[index + 1];
+    if (next?.speaker === 'tool') {
+      const answered = new Set(
+        next.blocks.flatMap((block) => (block.type === 'tool_response' ? [block.callId] : [])),
+      );
+      const missing = calls.filter((call) => !answered.has(call.id));
+      if (missing.length === 0) continue;
+      // Answer the missing calls inside that tool message (never two tool messages in a row).
+      messages[index + 1] = {
+        ...next,
+        blocks: [...answerFor(missing, results).blocks, ...next.blocks],
+      };
+      continue;
+    }
+    const answer = answerFor(calls, results);
+    history.push(answer);
+    added.push({ index: history.length - 1, message: answer });
+  }
+  return { history, added };
+}
+
+/** The conversation history a transcript records: see the history rule above. */
+export function historyOf(records: readonly TranscriptRecord[]): Message[] {
+  return repairToolResults(records).history;
 }
 
 /** The highest turn number a transcript records (0 when none). */

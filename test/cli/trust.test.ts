@@ -154,7 +154,7 @@ describe('trust by hash', () => {
     });
     expect(untrusted.stdout).toContain('Untrusted 1 entry');
     expect((await listRows(repository)).map((row) => row.trust)).toEqual(['untrusted']);
-  });
+  }, 120_000); // a dozen CLI processes one after another: slow on a loaded machine
 
   it('--trust-project and HOOKWIRE_TRUST_PROJECT=1 trust the project for one run only', async () => {
     const repository = await freshRepository();

@@ -37,6 +37,9 @@ describe.each(SURFACES)('sessions and transcripts ($name)', ({ streaming }) => {
       'turn-start',
       'message',
       'message',
+      // The tool's own result (the logging hook observes PostToolUse), then the reviewed one.
+      'tool-result',
+      'tool-result',
       'message',
       'message',
       'hook-report',

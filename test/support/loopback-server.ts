@@ -7,6 +7,7 @@
 import { createServer } from 'node:http';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { chatPairingError } from './tool-pairing.ts';
 
 /** One server-sent event. An object `data` is sent as JSON; a string is sent as is. */
 export interface ServerSentEvent {
@@ -65,6 +66,10 @@ export class LoopbackServer {
   readonly #encoded = new WeakMap<ScriptedReply, Buffer>();
   readonly #closeWaiters: (() => void)[] = [];
   #repeat: ScriptedReply | undefined;
+  #handler: ((request: RecordedRequest) => ScriptedReply) | undefined;
+  #enforcePairing = false;
+  /** The OpenAI-style 400 messages sent for requests that broke the tool-call pairing. */
+  readonly pairingViolations: string[] = [];
   #closedConnections = 0;
   /** Every request received, in arrival order. */
   readonly requests: RecordedRequest[] = [];
@@ -98,6 +103,22 @@ export class LoopbackServer {
     return this;
   }
 
+  /** Answers every request from `handler` once the queue is empty (replies that depend on it). */
+  replyWith(handler: (request: RecordedRequest) => ScriptedReply): this {
+    this.#handler = handler;
+    return this;
+  }
+
+  /**
+   * Rejects, as OpenAI does, a Chat Completions request whose `messages` break the tool-call
+   * pairing (an assistant tool call not followed by its tool results, or a tool result answering
+   * no call): HTTP 400 `invalid_request_error`, recorded in `pairingViolations`.
+   */
+  enforceToolPairing(): this {
+    this.#enforcePairing = true;
+    return this;
+  }
+
   /** The most recent request; fails loudly when there is none. */
   lastRequest(): RecordedRequest {
     const last = this.requests.at(-1);
@@ -119,6 +140,8 @@ export class LoopbackServer {
     this.requests.length = 0;
     this.#replies.length = 0;
     this.#repeat = undefined;
+    this.#handler = undefined;
+    this.pairingViolations.length = 0;
   }
 
   close(): Promise<void> {
@@ -141,13 +164,32 @@ export class LoopbackServer {
     } catch {
       // Not JSON: keep the text.
     }
-    this.requests.push({
+    const recorded: RecordedRequest = {
       method: request.method ?? '',
       path: request.url ?? '',
       headers: request.headers,
       body,
-    });
-    const reply = this.#replies.shift() ?? this.#repeat;
+    };
+    this.requests.push(recorded);
+    if (this.#enforcePairing && recorded.path.endsWith('/chat/completions')) {
+      const problem = chatPairingError(body);
+      if (problem !== undefined) {
+        this.pairingViolations.push(problem);
+        response.writeHead(400, { 'content-type': 'application/json' });
+        response.end(
+          JSON.stringify({
+            error: {
+              message: problem,
+              type: 'invalid_request_error',
+              param: 'messages',
+              code: null,
+            },
+          }),
+        );
+        return;
+      }
+    }
+    const reply = this.#replies.shift() ?? this.#handler?.(recorded) ?? this.#repeat;
     if (reply === undefined) {
       response.writeHead(500, { 'content-type': 'application/json' });
       response.end(

@@ -33,6 +33,7 @@ import {
   type ToolSet,
 } from 'ai';
 import type { HookStack } from '../../hooks/stack/hook-stack.ts';
+import type { RunStatus } from '../../loop/run-events.ts';
 import type { EffectiveSettings } from '../../hook-kinds/settings/effective-settings.ts';
 import {
   openEmbeddedSession,
@@ -180,6 +181,8 @@ function stopWhenWith(stopWhen: StopWhen, scope: RunScope): StopCondition<ToolSe
 class AiSdkHookwire implements Hookwire {
   readonly #session: EmbeddedSession;
   readonly #middleware: LanguageModelV4Middleware;
+  readonly #models = new WeakMap<object, ReturnType<typeof wrapLanguageModel>>();
+  readonly #tools = new WeakMap<ToolSet, ToolSet>();
 
   constructor(session: EmbeddedSession) {
     this.#session = session;
@@ -207,15 +210,24 @@ class AiSdkHookwire implements Hookwire {
   }
 
   wrapModel(model: WrappableModel): ReturnType<typeof wrapLanguageModel> {
-    if (typeof model === 'object' && isWrapped(model))
-      return model as ReturnType<typeof wrapLanguageModel>;
-    const wrapped = wrapLanguageModel({ model, middleware: this.#middleware });
-    markWrapped(wrapped);
+    if (isWrapped(model)) return model as ReturnType<typeof wrapLanguageModel>;
+    // One wrapper per model: an app that passes the same model to every call wraps it once.
+    let wrapped = this.#models.get(model);
+    if (wrapped === undefined) {
+      wrapped = wrapLanguageModel({ model, middleware: this.#middleware });
+      markWrapped(wrapped);
+      this.#models.set(model, wrapped);
+    }
     return wrapped;
   }
 
   wrapTools<TOOLS extends ToolSet>(tools: TOOLS): TOOLS {
-    return wrapTools(this.#session, tools);
+    let wrapped = this.#tools.get(tools);
+    if (wrapped === undefined) {
+      wrapped = wrapTools(this.#session, tools);
+      this.#tools.set(tools, wrapped);
+    }
+    return wrapped as TOOLS;
   }
 
   close(): Promise<void> {
@@ -232,10 +244,22 @@ class AiSdkHookwire implements Hookwire {
         'hookwire wraps a model instance, not a model id string: pass e.g. openai("gpt-5") instead of "openai/gpt-5".',
       );
     }
+    // Only what some hook observes is wrapped (decided per call): with no hooks configured the
+    // AI SDK gets the caller's own model, tools and stop conditions.
+    const hooks = this.#session.hooks;
+    const modelHooks =
+      hooks.observes('completionCall') ||
+      hooks.observes('toolSelection') ||
+      hooks.observes('modelOutput');
+    const toolHooks =
+      options.tools !== undefined &&
+      (hooks.observes('toolCall') || hooks.observes('toolResult') || hooks.observes('toolFailure'));
+    if (!modelHooks && !toolHooks) return options;
     return {
       ...options,
-      model: this.wrapModel(options.model as WrappableModel),
-      ...(options.tools === undefined ? {} : { tools: this.wrapTools(options.tools) }),
+      ...(modelHooks ? { model: this.wrapModel(options.model as WrappableModel) } : {}),
+      ...(toolHooks && options.tools !== undefined ? { tools: this.wrapTools(options.tools) } : {}),
+      // A stop from a model or tool hook ends the call after the current step.
       stopWhen: stopWhenWith(options.stopWhen as StopWhen, scope),
     };
   }
@@ -247,7 +271,7 @@ class AiSdkHookwire implements Hookwire {
   async #open(
     scope: RunScope,
     messages: ModelMessage[],
-  ): Promise<{ prompt: string; messages: ModelMessage[]; turn: number }> {
+  ): Promise<{ prompt: string; messages: ModelMessage[]; changed: boolean; turn: number }> {
     const session = this.#session;
     const hooks = session.hooks;
     const prompt = lastUserText(messages);
@@ -259,31 +283,22 @@ class AiSdkHookwire implements Hookwire {
       const action = await hooks.onPromptSubmit(scope.context, { prompt });
       if (action.kind === 'deny') {
         session.pendingContext = sessionContext;
-        session.record({
-          type: 'turn-end',
-          turn,
-          status: 'stopped',
-          reason: action.reason,
-          time: new Date().toISOString(),
-        });
+        session.endTurn(turn, 'stopped', action.reason);
         throw new HookDeniedError('UserPromptSubmit', action.reason);
       }
       if (action.kind === 'stop') {
-        session.record({
-          type: 'turn-end',
-          turn,
-          status: 'stopped',
-          reason: action.reason,
-          time: new Date().toISOString(),
-        });
+        session.endTurn(turn, 'stopped', action.reason);
         throw new HookStoppedError('UserPromptSubmit', action.reason);
       }
       promptContext = action.additionalContext;
     }
-    const sent = withPromptContext(messages, sessionContext, promptContext);
+    const changed =
+      (sessionContext !== undefined && sessionContext !== '') ||
+      (promptContext !== undefined && promptContext !== '');
+    const sent = changed ? withPromptContext(messages, sessionContext, promptContext) : messages;
     const last = sent.at(-1);
-    if (last !== undefined) session.recordMessages(turn, fromModelMessages([last]));
-    return { prompt, messages: sent, turn };
+    if (last !== undefined) session.recordMessages(turn, () => fromModelMessages([last]));
+    return { prompt, messages: sent, changed, turn };
   }
 
   /**
@@ -293,19 +308,19 @@ class AiSdkHookwire implements Hookwire {
   async #afterRound(
     scope: RunScope,
     turn: { prompt: string; continuations: number; number: number },
-    text: string,
-    finishReason: string,
-    rawFinishReason: string | undefined,
+    text: () => PromiseLike<string> | string,
+    finishReason: () => string,
+    rawFinishReason: () => string | undefined,
   ): Promise<string | undefined> {
     const session = this.#session;
     const hooks = session.hooks;
     if (scope.stopReason !== undefined) return undefined;
-    if (FAILED_FINISH.has(finishReason)) {
+    if (FAILED_FINISH.has(finishReason())) {
       await this.#stopFailure(
         turn.prompt,
-        `the model's answer ended with finish reason "${finishReason}"`,
-        finishReason,
-        rawFinishReason,
+        `the model's answer ended with finish reason "${finishReason()}"`,
+        finishReason(),
+        rawFinishReason(),
       );
       return undefined;
     }
@@ -314,7 +329,7 @@ class AiSdkHookwire implements Hookwire {
     const action = await hooks.onStop(scope.context, {
       stopHookActive: turn.continuations > 0,
       prompt: turn.prompt,
-      promptResponse: text,
+      promptResponse: await text(),
       continuations: turn.continuations,
       continuationBudget: budget,
     });
@@ -363,7 +378,11 @@ class AiSdkHookwire implements Hookwire {
   }
 
   /** How a failed call ends the turn: Interrupt (aborted), nothing (a hook's no), or StopFailure. */
-  async #failed(error: unknown, prompt: string, signal: AbortSignal | undefined): Promise<string> {
+  async #failed(
+    error: unknown,
+    prompt: string,
+    signal: AbortSignal | undefined,
+  ): Promise<RunStatus> {
     if (signal?.aborted === true) {
       await this.#interrupt(prompt);
       return 'cancelled';
@@ -392,27 +411,32 @@ class AiSdkHookwire implements Hookwire {
       const turn = { prompt: opened.prompt, continuations: 0, number: opened.turn };
       const prepared = this.#prepare(options, scope);
       let history = opened.messages;
-      const added: ModelMessage[] = [];
-      const steps: StepResult<TOOLS, CONTEXT>[] = [];
+      const rounds: GenerateTextResult<TOOLS, CONTEXT, OUTPUT>[] = [];
+      const continuations: ModelMessage[] = [];
       for (;;) {
         let result: GenerateTextResult<TOOLS, CONTEXT, OUTPUT>;
         try {
-          result = await aiGenerateText(withMessages(prepared, history));
+          // The caller's own prompt when no hook changed it: the AI SDK validates `messages` and
+          // not a string `prompt`, and an unchanged call must cost what the bare call costs.
+          result = await aiGenerateText(
+            history === opened.messages && !opened.changed
+              ? prepared
+              : withMessages(prepared, history),
+          );
         } catch (error) {
           const status = await this.#failed(error, turn.prompt, signal);
           this.#endTurn(turn.number, status, errorText(error));
           throw error;
         }
-        const responseMessages = result.responseMessages;
-        this.#session.recordMessages(turn.number, fromModelMessages(responseMessages));
-        added.push(...responseMessages);
-        steps.push(...result.steps);
+        rounds.push(result);
+        const round = result;
+        this.#session.recordMessages(turn.number, () => fromModelMessages(round.responseMessages));
         const next = await this.#afterRound(
           scope,
           turn,
-          result.text,
-          result.finishReason,
-          result.rawFinishReason,
+          () => round.text,
+          () => round.finishReason,
+          () => round.rawFinishReason,
         );
         if (next === undefined) {
           this.#endTurn(
@@ -420,24 +444,18 @@ class AiSdkHookwire implements Hookwire {
             scope.stopReason === undefined ? 'completed' : 'stopped',
             scope.stopReason,
           );
-          return turn.continuations === 0 ? result : withRounds(result, added, steps);
+          return rounds.length === 1 ? result : withRounds(result, rounds, continuations);
         }
         const continuation: ModelMessage = { role: 'user', content: next };
-        this.#session.recordMessages(turn.number, fromModelMessages([continuation]));
-        added.push(continuation);
-        history = [...history, ...responseMessages, continuation];
+        this.#session.recordMessages(turn.number, () => fromModelMessages([continuation]));
+        continuations.push(continuation);
+        history = [...history, ...result.responseMessages, continuation];
       }
     });
   }
 
-  #endTurn(turn: number, status: string, reason: string | undefined): void {
-    this.#session.record({
-      type: 'turn-end',
-      turn,
-      status: status as 'completed',
-      ...(reason === undefined ? {} : { reason }),
-      time: new Date().toISOString(),
-    });
+  #endTurn(turn: number, status: RunStatus, reason: string | undefined): void {
+    this.#session.endTurn(turn, status, reason);
   }
 
   streamText<
@@ -466,7 +484,11 @@ class AiSdkHookwire implements Hookwire {
       for (;;) {
         let failure: unknown;
         let aborted = false;
-        const round = aiStreamText(withMessages(prepared, history));
+        const round = aiStreamText(
+          history === opened.messages && !opened.changed
+            ? prepared
+            : withMessages(prepared, history),
+        );
         rounds.push(round);
         for await (const part of round.stream) {
           if (part.type === 'error') failure ??= part.error;
@@ -483,17 +505,18 @@ class AiSdkHookwire implements Hookwire {
           return status === 'cancelled' ? undefined : failure;
         }
         const responseMessages = await round.responseMessages;
-        this.#session.recordMessages(turn.number, fromModelMessages(responseMessages));
+        this.#session.recordMessages(turn.number, () => fromModelMessages(responseMessages));
         added.push(...responseMessages);
         steps.push(...(await round.steps));
         text = await round.text;
         finishReason = await round.finishReason;
+        const raw = await round.rawFinishReason;
         const next = await this.#afterRound(
           scope,
           turn,
-          text,
-          finishReason,
-          await round.rawFinishReason,
+          () => text,
+          () => finishReason,
+          () => raw,
         );
         if (next === undefined) {
           this.#endTurn(
@@ -504,7 +527,7 @@ class AiSdkHookwire implements Hookwire {
           return undefined;
         }
         const continuation: ModelMessage = { role: 'user', content: next };
-        this.#session.recordMessages(turn.number, fromModelMessages([continuation]));
+        this.#session.recordMessages(turn.number, () => fromModelMessages([continuation]));
         added.push(continuation);
         history = [...history, ...responseMessages, continuation];
       }
@@ -575,8 +598,17 @@ class AiSdkHookwire implements Hookwire {
  * The last round's result, seen as the whole turn's: `steps` and `responseMessages` cover every
  * round (with the continuation user messages between them). Everything else is the last round's.
  */
-function withRounds<R extends object>(result: R, added: ModelMessage[], steps: unknown[]): R {
-  const response = (result as { response: object }).response;
+function withRounds<
+  R extends { readonly responseMessages: ModelMessage[]; readonly steps: unknown[] },
+>(result: R, rounds: readonly R[], continuations: readonly ModelMessage[]): R {
+  const added: ModelMessage[] = [];
+  rounds.forEach((round, index) => {
+    added.push(...round.responseMessages);
+    const continuation = continuations[index];
+    if (continuation !== undefined) added.push(continuation);
+  });
+  const steps = rounds.flatMap((round) => round.steps);
+  const response = (result as unknown as { response: object }).response;
   return Object.create(result, {
     steps: { value: steps, enumerable: true },
     responseMessages: { value: added, enumerable: true },

@@ -147,15 +147,23 @@ export function hookwireMiddleware(core: HookwireCore): LanguageModelV4Middlewar
     return next;
   }
 
-  async function wrapGenerate({
+  function wrapGenerate({
     doGenerate,
     params,
   }: {
     doGenerate: () => PromiseLike<LanguageModelV4GenerateResult>;
     params: LanguageModelV4CallOptions;
-  }): Promise<LanguageModelV4GenerateResult> {
+  }): PromiseLike<LanguageModelV4GenerateResult> {
     const state = prepared.get(params);
+    // No hook saw this call: the model's own answer, with no extra step in between.
     if (state === undefined) return doGenerate();
+    return generateWithHooks(state, doGenerate);
+  }
+
+  async function generateWithHooks(
+    state: Prepared,
+    doGenerate: () => PromiseLike<LanguageModelV4GenerateResult>,
+  ): Promise<LanguageModelV4GenerateResult> {
     if (state.synthetic !== undefined) return toAiSdkGenerateResult(state.synthetic);
     const result = await doGenerate();
     if (!hooks.observes('modelOutput')) return result;

@@ -33,6 +33,11 @@ export class ToolCallDeniedError extends Error {
     super(reason);
     this.name = 'ToolCallDeniedError';
   }
+
+  /** What the model reads (the AI SDK sends `String(error)`): the hook's reason, as is. */
+  override toString(): string {
+    return this.message;
+  }
 }
 
 const WRAPPED = new WeakSet<object>();

@@ -22,6 +22,7 @@ import {
   DEFAULT_STOP_CONTINUATIONS_PER_TURN,
 } from '../../loop/budgets.ts';
 import { LoopError } from '../../loop/loop-error.ts';
+import type { RunStatus } from '../../loop/run-events.ts';
 import { settleWithinBudget } from '../../loop/run-state.ts';
 import {
   TRANSCRIPT_VERSION,
@@ -141,18 +142,37 @@ export class EmbeddedSession implements HookwireCore {
     this.#transcript?.append(record);
   }
 
+  /** True when the session writes a transcript (records are worth building). */
+  get recording(): boolean {
+    return this.#transcript !== undefined;
+  }
+
   /** Starts a turn: its number, recorded. */
   startTurn(prompt: string): number {
     const turn = ++this.#turns;
-    this.record({ type: 'turn-start', turn, prompt, time: now() });
+    if (this.#transcript !== undefined)
+      this.record({ type: 'turn-start', turn, prompt, time: now() });
     return turn;
   }
 
-  /** Records the messages a turn added to the conversation. */
-  recordMessages(turn: number, messages: readonly Message[]): void {
+  /** Records the end of a turn. */
+  endTurn(turn: number, status: RunStatus, reason: string | undefined): void {
+    if (this.#transcript === undefined) return;
+    this.record(
+      reason === undefined
+        ? { type: 'turn-end', turn, status, time: now() }
+        : { type: 'turn-end', turn, status, reason, time: now() },
+    );
+  }
+
+  /**
+   * Records the messages a turn added to the conversation; `messages` is only called when there
+   * is a transcript (converting them costs time nobody needs otherwise).
+   */
+  recordMessages(turn: number, messages: () => readonly Message[]): void {
     if (this.#transcript === undefined) return;
     const time = now();
-    for (const message of messages) this.record({ type: 'message', turn, message, time });
+    for (const message of messages()) this.record({ type: 'message', turn, message, time });
   }
 
   /** A context for the closing hooks (Interrupt, StopFailure, SessionEnd): a fresh budgeted signal. */

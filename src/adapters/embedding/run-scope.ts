@@ -21,28 +21,43 @@ export interface HookwireCore {
 }
 
 export class RunScope {
-  readonly context: RunHookContext;
+  readonly #core: HookwireCore;
+  readonly #signal: AbortSignal | undefined;
+  readonly #isStreaming: boolean;
+  #context: RunHookContext | undefined;
   /** Model calls made in this run so far (the hook context's `turn`). */
   modelCalls = 0;
   /** Set when a hook asked to stop the run: the run ends after the current step. */
   stopReason: string | undefined;
 
   constructor(core: HookwireCore, signal: AbortSignal | undefined, isStreaming: boolean) {
-    this.context = new RunHookContext({
-      isStreaming,
-      ...(core.agentName === undefined ? {} : { agentName: core.agentName }),
-      ...(signal === undefined ? {} : { signal }),
-      session: core.session,
-      report: (report) => {
-        core.report(report);
-      },
-    });
+    this.#core = core;
+    this.#signal = signal;
+    this.#isStreaming = isStreaming;
+  }
+
+  /** The run's hook context, built when a hook first needs it (a run no hook sees builds none). */
+  get context(): RunHookContext {
+    if (this.#context === undefined) {
+      const core = this.#core;
+      this.#context = new RunHookContext({
+        isStreaming: this.#isStreaming,
+        ...(core.agentName === undefined ? {} : { agentName: core.agentName }),
+        ...(this.#signal === undefined ? {} : { signal: this.#signal }),
+        session: core.session,
+        report: (report) => {
+          core.report(report);
+        },
+        turn: this.modelCalls,
+      });
+    }
+    return this.#context;
   }
 
   /** Counts a model call and advances the context's turn. */
   nextModelCall(): number {
     this.modelCalls++;
-    this.context.setTurn(this.modelCalls);
+    this.#context?.setTurn(this.modelCalls);
     return this.modelCalls;
   }
 }

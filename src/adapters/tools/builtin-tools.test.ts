@@ -87,10 +87,12 @@ describe('builtinTools', () => {
     expect(Object.keys(tools).sort()).toEqual([
       'ToolError',
       'builtinTools',
+      'createConfinement',
       'editFileTool',
       'globTool',
       'grepTool',
       'readFileTool',
+      'realPathOf',
       'shellTool',
       'writeFileAtomically',
       'writeFileTool',

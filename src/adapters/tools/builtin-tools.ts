@@ -1,4 +1,5 @@
 import type { Tool } from '../../loop/tool.ts';
+import { createConfinement } from './confinement.ts';
 import { editFileTool } from './edit-file-tool.ts';
 import { globTool } from './glob-tool.ts';
 import type { GlobToolOptions } from './glob-tool.ts';
@@ -16,6 +17,11 @@ export interface BuiltinToolsOptions {
   readonly glob?: GlobToolOptions;
   readonly grep?: GrepToolOptions;
   readonly shell?: ShellToolOptions;
+  /**
+   * Directories the file tools may use besides the project directory (`--add-dir`); the file
+   * tools refuse every other path (by real path: `../`, absolute paths and links included).
+   */
+  readonly additionalDirectories?: readonly string[];
 }
 
 /**
@@ -23,12 +29,17 @@ export interface BuiltinToolsOptions {
  * `edit_file`, `glob`, `grep`, `shell`. Each call returns fresh instances.
  */
 export function builtinTools(options: BuiltinToolsOptions = {}): Tool[] {
+  const confinement = createConfinement(
+    options.additionalDirectories === undefined
+      ? {}
+      : { additionalDirectories: options.additionalDirectories },
+  );
   return [
-    readFileTool(options.readFile),
-    writeFileTool(),
-    editFileTool(),
+    readFileTool({ confinement, ...options.readFile }),
+    writeFileTool({ confinement }),
+    editFileTool({ confinement }),
     globTool(options.glob),
-    grepTool(options.grep),
+    grepTool({ confinement, ...options.grep }),
     shellTool(options.shell),
   ];
 }

@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import type { Tool, ToolExecutionContext } from '../../loop/tool.ts';
 import { writeFileAtomically } from './atomic-write.ts';
 import { ToolError } from './tool-error.ts';
+import { createConfinement, type Confinement } from './confinement.ts';
 import { displayPath, resolveToolPath, systemErrorCode } from './tool-paths.ts';
 import { writeFailure } from './write-failure.ts';
 
@@ -17,7 +18,8 @@ interface EditFileArguments {
  * writes the file atomically. No occurrence, or more than one, is an error that says how many were
  * found, so the model can add surrounding context; the file is then left unchanged.
  */
-export function editFileTool(): Tool {
+export function editFileTool(options: { readonly confinement?: Confinement } = {}): Tool {
+  const confinement = options.confinement ?? createConfinement();
   return {
     declaration: {
       name: 'edit_file',
@@ -58,9 +60,10 @@ export function editFileTool(): Tool {
           'old_string and new_string are identical, so the edit would change nothing.',
         );
       }
+      const realPath = await confinement.resolve('edit_file', context.cwd, path);
       let original: string;
       try {
-        original = await readFile(absolutePath, 'utf8');
+        original = await readFile(realPath, 'utf8');
       } catch (error) {
         const code = systemErrorCode(error);
         if (code === 'ENOENT') {
@@ -108,7 +111,7 @@ export function editFileTool(): Tool {
       const edited =
         original.slice(0, first) + newString + original.slice(first + oldString.length);
       try {
-        await writeFileAtomically(absolutePath, edited);
+        await writeFileAtomically(realPath, edited);
       } catch (error) {
         throw writeFailure('edit_file', error, shownPath);
       }

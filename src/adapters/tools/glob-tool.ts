@@ -1,4 +1,5 @@
 import type { Tool, ToolExecutionContext } from '../../loop/tool.ts';
+import { isAbsolute } from 'node:path';
 import { ToolError } from './tool-error.ts';
 
 /** Options of the `glob` tool. */
@@ -42,6 +43,13 @@ export function globTool(options: GlobToolOptions = {}): Tool {
     },
     async execute(args: unknown, context: ToolExecutionContext): Promise<string> {
       const { pattern } = args as GlobArguments;
+      if (isAbsolute(pattern) || pattern.startsWith('~') || pattern.split(/[\\/]/).includes('..')) {
+        throw new ToolError(
+          'glob',
+          'path_outside_project',
+          `${pattern} reaches outside the project directory: glob lists files under the project directory only. Use a pattern relative to it, without "..".`,
+        );
+      }
       let paths: string[];
       try {
         // Loaded by the first glob call: runs that never glob never load it.
@@ -49,6 +57,8 @@ export function globTool(options: GlobToolOptions = {}): Tool {
         paths = await glob(pattern, {
           cwd: context.cwd,
           dot: false,
+          // A linked directory may lead outside the project: its files are not listed.
+          followSymbolicLinks: false,
           ignore: IGNORE_PATTERNS,
           signal: context.signal,
         });

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import type { Tool, ToolExecutionContext } from '../../loop/tool.ts';
 import { isBinaryContent } from './binary-content.ts';
 import { ToolError } from './tool-error.ts';
+import { createConfinement, type Confinement } from './confinement.ts';
 import { displayPath, resolveToolPath, systemErrorCode } from './tool-paths.ts';
 
 /** Options of the `grep` tool. */
@@ -13,6 +14,8 @@ export interface GrepToolOptions {
   readonly maxLineLength?: number;
   /** Files larger than this are skipped (and counted in a note). Default 16 MiB. */
   readonly maxFileBytes?: number;
+  /** Where the tool may search; default the project directory only (see `createConfinement`). */
+  readonly confinement?: Confinement;
 }
 
 interface GrepArguments {
@@ -45,6 +48,7 @@ export function grepTool(options: GrepToolOptions = {}): Tool {
   const maxMatches = options.maxMatches ?? DEFAULT_MAX_MATCHES;
   const maxLineLength = options.maxLineLength ?? DEFAULT_MAX_LINE_LENGTH;
   const maxFileBytes = options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES;
+  const confinement = options.confinement ?? createConfinement();
   return {
     declaration: {
       name: 'grep',
@@ -85,7 +89,9 @@ export function grepTool(options: GrepToolOptions = {}): Tool {
         );
       }
       const root = resolveToolPath(context.cwd, path);
-      const files = await filesUnder(root, displayPath(context.cwd, root), context.signal);
+      // Symbolic links below the root are skipped by the walk; the root itself is confined.
+      const realRoot = await confinement.resolve('grep', context.cwd, path);
+      const files = await filesUnder(realRoot, displayPath(context.cwd, root), context.signal);
       files.sort((left, right) =>
         left.shown < right.shown ? -1 : left.shown > right.shown ? 1 : 0,
       );

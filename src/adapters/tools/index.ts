@@ -11,4 +11,6 @@ export type { GrepToolOptions } from './grep-tool.ts';
 export { shellTool } from './shell-tool.ts';
 export type { ShellToolOptions, ShellToolResult } from './shell-tool.ts';
 export { ToolError } from './tool-error.ts';
+export { createConfinement, realPathOf } from './confinement.ts';
+export type { Confinement, ConfinementOptions } from './confinement.ts';
 export { writeFileAtomically } from './atomic-write.ts';

@@ -2,12 +2,15 @@ import { open } from 'node:fs/promises';
 import type { Tool, ToolExecutionContext } from '../../loop/tool.ts';
 import { isBinaryContent } from './binary-content.ts';
 import { ToolError } from './tool-error.ts';
+import { createConfinement, type Confinement } from './confinement.ts';
 import { displayPath, resolveToolPath, systemErrorCode } from './tool-paths.ts';
 
 /** Options of the `read_file` tool. */
 export interface ReadFileToolOptions {
   /** Bytes read at most; the rest of a larger file is cut with a note. Default 256 KiB. */
   readonly maxBytes?: number;
+  /** Where the tool may read; default the project directory only (see `createConfinement`). */
+  readonly confinement?: Confinement;
 }
 
 interface ReadFileArguments {
@@ -23,6 +26,7 @@ const DEFAULT_MAX_BYTES = 256 * 1024;
  */
 export function readFileTool(options: ReadFileToolOptions = {}): Tool {
   const maxBytes = options.maxBytes ?? DEFAULT_MAX_BYTES;
+  const confinement = options.confinement ?? createConfinement();
   return {
     declaration: {
       name: 'read_file',
@@ -43,9 +47,10 @@ export function readFileTool(options: ReadFileToolOptions = {}): Tool {
       const { path } = args as ReadFileArguments;
       const absolutePath = resolveToolPath(context.cwd, path);
       const shownPath = displayPath(context.cwd, absolutePath);
+      const realPath = await confinement.resolve('read_file', context.cwd, path);
       let handle;
       try {
-        handle = await open(absolutePath, 'r');
+        handle = await open(realPath, 'r');
       } catch (error) {
         throw readError(error, shownPath);
       }

@@ -5,6 +5,11 @@ import {
   type CommandResult,
   type CommandRunner,
 } from '../../hook-kinds/command/runner/index.ts';
+import {
+  confineCommand,
+  credentialVariables,
+  type SandboxOptions,
+} from '../../hook-kinds/command/process-confinement.ts';
 import type { Tool, ToolExecutionContext } from '../../loop/tool.ts';
 import { ToolError } from './tool-error.ts';
 
@@ -26,8 +31,23 @@ export interface ShellToolOptions {
   readonly killGraceMs?: number;
   /** Bytes of stdout and of stderr kept (each); the rest is dropped with a note. Default 1 MiB. */
   readonly maxOutputBytes?: number;
-  /** Variables added over the inherited environment of every command. */
+  /** Variables added over the inherited environment of every command (never scrubbed). */
   readonly env?: Readonly<Record<string, string>>;
+  /**
+   * The inherited environment loses its credentials (`credentialVariables`: `*_API_KEY`,
+   * `*_TOKEN`, `*_SECRET*`, `*_PASSWORD*`, AWS keys, and any copy of their values), so a
+   * prompt-injected model cannot read them with `env`. `pass` names variables to keep anyway
+   * (the `passEnvironment` setting). `scrub: false` inherits everything. Default `{scrub: true}`.
+   */
+  readonly environment?: { readonly scrub?: boolean; readonly pass?: readonly string[] };
+  /**
+   * Run every command under bubblewrap (`--sandbox`): the project directory (the call's cwd) and
+   * `writableDirectories` writable, the rest of the file system read-only, a private `/tmp`, no
+   * network unless `network`. Default: no sandbox.
+   */
+  readonly sandbox?: Omit<SandboxOptions, 'writableDirectories'> & {
+    readonly writableDirectories?: readonly string[];
+  };
 }
 
 /**
@@ -97,8 +117,26 @@ export function shellTool(options: ShellToolOptions = {}): Tool {
       // Clamped as well as declared: a caller that skipped validation still gets a bounded run.
       const timeoutSeconds = Math.min(timeout ?? defaultTimeoutSeconds, maxTimeoutSeconds);
       runner ??= createHelperRunner({ start: 'lazy' });
+      const scrub = options.environment?.scrub ?? true;
+      const given = new Set(Object.keys(options.env ?? {}));
+      const unsetEnv = scrub
+        ? credentialVariables(process.env, options.environment?.pass).filter(
+            (name) => !given.has(name),
+          )
+        : [];
+      const sandbox = options.sandbox;
       const result = await runner.run({
-        command,
+        command: confineCommand(command, context.cwd, {
+          unsetEnv,
+          ...(sandbox === undefined
+            ? {}
+            : {
+                sandbox: {
+                  ...sandbox,
+                  writableDirectories: [context.cwd, ...(sandbox.writableDirectories ?? [])],
+                },
+              }),
+        }),
         cwd: context.cwd,
         input: '',
         timeoutMs: timeoutSeconds * 1000,

@@ -1,5 +1,6 @@
 import type { Tool, ToolExecutionContext } from '../../loop/tool.ts';
 import { writeFileAtomically } from './atomic-write.ts';
+import { createConfinement, type Confinement } from './confinement.ts';
 import { displayPath, resolveToolPath } from './tool-paths.ts';
 import { writeFailure } from './write-failure.ts';
 
@@ -13,7 +14,8 @@ interface WriteFileArguments {
  * parent directories. The write is atomic (a temporary file renamed over the target). The result
  * is a one-line confirmation with the byte count.
  */
-export function writeFileTool(): Tool {
+export function writeFileTool(options: { readonly confinement?: Confinement } = {}): Tool {
+  const confinement = options.confinement ?? createConfinement();
   return {
     declaration: {
       name: 'write_file',
@@ -36,8 +38,9 @@ export function writeFileTool(): Tool {
       const absolutePath = resolveToolPath(context.cwd, path);
       const shownPath = displayPath(context.cwd, absolutePath);
       const bytes = Buffer.from(content, 'utf8');
+      const realPath = await confinement.resolve('write_file', context.cwd, path);
       try {
-        await writeFileAtomically(absolutePath, bytes);
+        await writeFileAtomically(realPath, bytes);
       } catch (error) {
         throw writeFailure('write_file', error, shownPath);
       }

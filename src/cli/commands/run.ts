@@ -1,5 +1,13 @@
 import { builtinTools } from '../../adapters/tools/index.ts';
 import type { LanguageModel } from '../../content/index.ts';
+import type { PermissionMode } from '../../hooks/permissions/index.ts';
+import {
+  addedDirectories,
+  agentPermissions,
+  hookProcessOptions,
+  hooksNeedSandbox,
+  requireSandbox,
+} from '../tool-policy.ts';
 import { createAgent, ToolRegistry, type RunResult, type Session } from '../../loop/index.ts';
 import { CliError } from '../cli-error.ts';
 import { resolveModel } from '../model-spec.ts';
@@ -25,6 +33,14 @@ export interface RunCommandOptions extends SettingsCommandOptions {
   readonly outputFormat: OutputFormat;
   /** `on` (default): the streaming surface; `off`: the blocking one. */
   readonly streaming: 'on' | 'off';
+  /** `--permission-mode`: overrides `permissions.defaultMode`. */
+  readonly permissionMode?: PermissionMode;
+  /** `--add-dir DIR`, repeatable: more directories for the file tools. */
+  readonly addDir?: readonly string[];
+  /** `--sandbox`: the shell tool runs under bubblewrap. */
+  readonly sandbox?: boolean;
+  /** `--sandbox-network`: sandboxed processes keep the network. */
+  readonly sandboxNetwork?: boolean;
 }
 
 /** Exit status of a cancelled run, as a shell reports a process ended by SIGINT. */
@@ -105,6 +121,7 @@ export async function runCommand(
   const invalidToolCallsPerTurn = parseMaxInvalidToolCalls(options.maxInvalidToolCalls);
   const projectDir = projectDirOf(options);
   const output = createRunOutput(options.outputFormat);
+  if (options.sandbox === true) await requireSandbox('--sandbox needs bubblewrap (bwrap)');
   // The settings load (and their errors surface) before the model spec and the prompt are read.
   // Prompt hooks judge with the run's model, which is resolved below.
   let modelResolved: (model: LanguageModel) => void = () => undefined;
@@ -122,9 +139,21 @@ export async function runCommand(
     },
     promptModel: () => runModel,
     resolveModel: (spec) => resolveModel(spec, modelOptions),
+    confinement: (settings) => hookProcessOptions(options, settings, projectDir),
   });
-  const notice = untrustedNotice(hookSession.settings, options);
+  const { settings } = hookSession;
+  const notice = untrustedNotice(settings, options);
   if (notice !== undefined) process.stderr.write(`${notice}\n`);
+  if (options.sandbox !== true && hooksNeedSandbox(settings)) {
+    await requireSandbox('a hook with "sandbox": true needs bubblewrap (bwrap)').catch(
+      async (error: unknown) => {
+        await hookSession.close();
+        throw error;
+      },
+    );
+  }
+  const additionalDirectories = addedDirectories(options, settings, projectDir);
+  const permissions = agentPermissions(options, settings);
 
   let recording: RecordingModel | undefined;
   let session: Session | undefined;
@@ -154,8 +183,26 @@ export async function runCommand(
     const { runner, stack: hooks } = hookSession;
     const agent = createAgent({
       model: recording ?? baseModel,
-      // Built-in schemas are tested: each validator compiles when its tool is first called.
-      tools: new ToolRegistry(builtinTools({ shell: { runner } }), { compile: 'first-use' }),
+      tools: new ToolRegistry(
+        builtinTools({
+          additionalDirectories,
+          shell: {
+            runner,
+            environment: { pass: settings.passEnvironment },
+            ...(options.sandbox === true
+              ? {
+                  sandbox: {
+                    network: options.sandboxNetwork === true,
+                    writableDirectories: additionalDirectories,
+                  },
+                }
+              : {}),
+          },
+        }),
+        // Built-in schemas are tested: each validator compiles when its tool is first called.
+        { compile: 'first-use' },
+      ),
+      ...(permissions === undefined ? {} : { permissions }),
       hooks,
       cwd: projectDir,
       ...(maxModelCalls === undefined ? {} : { maxModelCalls }),

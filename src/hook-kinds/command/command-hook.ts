@@ -18,7 +18,7 @@ import {
 } from '../../events/index.ts';
 import type { AgentHook } from '../../hooks/agent-hook.ts';
 import type { HookRunRecord } from './hook-run.ts';
-import { runHookGroup, type HookGroupRun } from './run-hook-group.ts';
+import { runHookGroup, type HookGroupRun, type HookProcessOptions } from './run-hook-group.ts';
 import type { CommandRunner } from './runner/index.ts';
 import type { HookKindRunners } from '../hook-kind.ts';
 import type { HookGroupConfig } from '../settings/index.ts';
@@ -40,6 +40,8 @@ export interface CommandHookOptions {
    * answers a failure (a warning, or a denial when it fails closed).
    */
   readonly kinds?: HookKindRunners;
+  /** How hooks with `"environment": "scrubbed"` or `"sandbox": true` are confined. */
+  readonly confinement?: HookProcessOptions;
 }
 
 function joined(parts: readonly string[]): string | undefined {
@@ -88,6 +90,7 @@ export function commandHookForGroup(
       ...(options.killGraceMs === undefined ? {} : { killGraceMs: options.killGraceMs }),
       ...(options.onHookRun === undefined ? {} : { onHookRun: options.onHookRun }),
       ...(options.kinds === undefined ? {} : { kinds: options.kinds }),
+      ...(options.confinement === undefined ? {} : { confinement: options.confinement }),
     });
     options.onGroupRun?.(group, run);
     const combined = run.combined;

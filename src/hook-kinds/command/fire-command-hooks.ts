@@ -20,6 +20,7 @@ import { HookStack } from '../../hooks/stack/hook-stack.ts';
 import type { CombinedOutcome } from './combine-outcomes.ts';
 import { commandHookForGroup } from './command-hook.ts';
 import type { HookRunRecord } from './hook-run.ts';
+import type { HookProcessOptions } from './run-hook-group.ts';
 import type { CommandRunner } from './runner/index.ts';
 import type { HookKindRunners } from '../hook-kind.ts';
 import { hookGroupsFor, type EffectiveSettings } from '../settings/index.ts';
@@ -53,6 +54,8 @@ export interface FireCommandHooksOptions {
   readonly signal?: AbortSignal;
   /** The runners of process, http and prompt hooks (see `HookKindRunners`). */
   readonly kinds?: HookKindRunners;
+  /** How hooks with `"environment": "scrubbed"` or `"sandbox": true` are confined. */
+  readonly confinement?: HookProcessOptions;
 }
 
 function inputError(message: string): HookwireError {
@@ -108,6 +111,7 @@ export async function fireCommandHooks(
       runner: options.runner,
       projectDir: options.projectDir,
       ...(options.kinds === undefined ? {} : { kinds: options.kinds }),
+      ...(options.confinement === undefined ? {} : { confinement: options.confinement }),
       onGroupRun: (_group, run) => {
         outcomes.push(run.combined);
         records.push(...run.outcomes.map((outcome) => outcome.record));

@@ -30,6 +30,24 @@ export {
   type HookRunRecord,
   type HookRunStatus,
 } from './hook-run.ts';
-export { runHookGroup, type HookGroupRun, type HookGroupRunOptions } from './run-hook-group.ts';
+export {
+  runHookGroup,
+  type HookGroupRun,
+  type HookGroupRunOptions,
+  type HookProcessOptions,
+} from './run-hook-group.ts';
+export {
+  BWRAP_INSTALL_HINT,
+  CREDENTIAL_NAME_PATTERNS,
+  bwrapArguments,
+  checkBwrap,
+  confineCommand,
+  credentialVariables,
+  findBwrap,
+  isCredentialName,
+  shellQuote,
+  type ProcessConfinement,
+  type SandboxOptions,
+} from './process-confinement.ts';
 export * from './runner/index.ts';
 export * from '../settings/index.ts';

@@ -12,7 +12,12 @@ import {
   type HookRunRecord,
 } from './hook-run.ts';
 import type { CommandRunner } from './runner/index.ts';
-import { hookTarget, type HookConfig, type HookGroupConfig } from '../settings/index.ts';
+import {
+  hookTarget,
+  type CommandHookConfig,
+  type HookConfig,
+  type HookGroupConfig,
+} from '../settings/index.ts';
 import {
   failureAnswer,
   hookEnvironment,
@@ -20,6 +25,7 @@ import {
   type HookKindRunners,
   type HookRunContext,
 } from '../hook-kind.ts';
+import { confineCommand, credentialVariables } from './process-confinement.ts';
 
 export interface HookGroupRunOptions {
   readonly runner: CommandRunner;
@@ -32,6 +38,8 @@ export interface HookGroupRunOptions {
   readonly killGraceMs?: number;
   /** Called once per hook run, in completion order, as soon as it settles. */
   readonly onHookRun?: (record: HookRunRecord) => void;
+  /** How hooks with `"environment": "scrubbed"` or `"sandbox": true` are confined. */
+  readonly confinement?: HookProcessOptions;
   /** The runners of the process, http and prompt hooks of the group (see `HookKindRunners`). */
   readonly kinds?: HookKindRunners;
 }
@@ -43,6 +51,42 @@ export interface HookGroupRun {
 }
 
 type Payload = Readonly<Record<string, unknown>>;
+
+/**
+ * Options for hooks that ask to be confined (a hook that does not ask inherits the environment
+ * and runs unconfined, as the user's trusted code). Both defaults are the strict ones.
+ */
+export interface HookProcessOptions {
+  /** Variables a scrubbed hook keeps although they look like credentials (`passEnvironment`). */
+  readonly passEnvironment?: readonly string[];
+  /** Sandboxed hooks keep the network (`--sandbox-network`). Default false. */
+  readonly sandboxNetwork?: boolean;
+  /** Directories a sandboxed hook may write besides the project (`--add-dir`). */
+  readonly writableDirectories?: readonly string[];
+}
+
+/** The command the runner starts for `hook`: confined as its `environment` and `sandbox` ask. */
+function confineHookCommand(hook: CommandHookConfig, options: HookGroupRunOptions): string {
+  const confinement = options.confinement ?? {};
+  const given = new Set(Object.keys(hookEnvironment(options.projectDir, options.sessionId)));
+  const unsetEnv =
+    hook.environment === 'scrubbed'
+      ? credentialVariables(process.env, confinement.passEnvironment).filter(
+          (name) => !given.has(name),
+        )
+      : [];
+  return confineCommand(hook.command, options.projectDir, {
+    unsetEnv,
+    ...(hook.sandbox === true
+      ? {
+          sandbox: {
+            writableDirectories: [options.projectDir, ...(confinement.writableDirectories ?? [])],
+            network: confinement.sandboxNetwork === true,
+          },
+        }
+      : {}),
+  });
+}
 
 function executeKind(
   hook: Exclude<HookConfig, { type: 'command' }>,
@@ -80,7 +124,7 @@ async function runOne(
   let outcome: HookRunOutcome;
   if (hook.type === 'command') {
     const result = await options.runner.run({
-      command: hook.command,
+      command: confineHookCommand(hook, options),
       cwd: options.projectDir,
       input,
       env,

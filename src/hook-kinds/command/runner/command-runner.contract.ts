@@ -4,6 +4,7 @@
  * say when they are ready by writing a file, and the tests wait on that file.
  */
 import { createHash, randomBytes } from 'node:crypto';
+import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -173,12 +174,13 @@ export function describeCommandRunnerContract(
 
     it('delivers a 6 MiB payload given as bytes exactly, and leaves no payload file behind', async () => {
       const payload = randomBytes(6 * 1024 * 1024);
-      const before = (await readdir(tmpdir())).filter((name) => name.startsWith('hookwire-input-'));
+      const parent = existsSync('/dev/shm') ? '/dev/shm' : tmpdir();
+      const before = (await readdir(parent)).filter((name) => name.startsWith('hookwire-input-'));
       const result = await runner.run({ ...base('sha256sum'), input: payload });
       expect(result.exitCode).toBe(0);
       expect(result.stdout.split(' ')[0]).toBe(createHash('sha256').update(payload).digest('hex'));
       await runner.close();
-      const after = (await readdir(tmpdir())).filter((name) => name.startsWith('hookwire-input-'));
+      const after = (await readdir(parent)).filter((name) => name.startsWith('hookwire-input-'));
       expect(after.filter((name) => !before.includes(name))).toEqual([]);
     });
 

@@ -1,6 +1,5 @@
 import { spawn, type ChildProcessByStdio } from 'node:child_process';
-import { accessSync, constants, mkdtempSync, rmSync } from 'node:fs';
-import { writeFile } from 'node:fs/promises';
+import { accessSync, constants, mkdtempSync, rmSync, writeFile } from 'node:fs';
 import { tmpdir } from 'node:os';
 import type { Readable, Writable } from 'node:stream';
 import { extname, join } from 'node:path';
@@ -82,6 +81,29 @@ type HelperProcess = ChildProcessByStdio<Writable, Readable, null>;
  */
 export const LARGE_INPUT_BYTES = 1024 * 1024;
 const emptyInput = Buffer.alloc(0);
+
+/**
+ * Writes the payload in one go: the callback `writeFile` issues one write for the whole buffer,
+ * where `fs/promises` splits it into 512 KiB chunks (a thread-pool round trip each).
+ */
+function writeWhole(path: string, data: Buffer): Promise<void> {
+  return new Promise((resolve, reject) => {
+    writeFile(path, data, { mode: 0o600 }, (error) => {
+      if (error === null) resolve();
+      else reject(error);
+    });
+  });
+}
+
+/** Where payload files go: /dev/shm (memory, no disk write-back) when writable, else the tmpdir. */
+function payloadParent(): string {
+  try {
+    accessSync('/dev/shm', constants.W_OK);
+    return '/dev/shm';
+  } catch {
+    return tmpdir();
+  }
+}
 
 interface PendingRun {
   readonly request: RunRequest;
@@ -344,9 +366,9 @@ export function createHelperRunner(options: HelperRunnerOptions = {}): HelperCom
       };
       if (input.length < LARGE_INPUT_BYTES) return dispatch(request, input);
       // A large payload is written once, to a private file the helper gives the hook as stdin.
-      inputDirectory ??= mkdtempSync(join(tmpdir(), 'hookwire-input-'));
+      inputDirectory ??= mkdtempSync(join(payloadParent(), 'hookwire-input-'));
       const inputFile = join(inputDirectory, String(id));
-      return writeFile(inputFile, input, { mode: 0o600 }).then(
+      return writeWhole(inputFile, input).then(
         () => dispatch({ ...request, inputFile }, emptyInput),
         (error: unknown) =>
           resultWithoutProcess(

@@ -157,7 +157,7 @@ export function superviseCommand(options: SupervisionOptions): Supervision {
     if (reapedDone) return;
     reapedDone = true;
     if (killTimer !== undefined) clearTimeout(killTimer);
-    if (pollTimer !== undefined) clearInterval(pollTimer);
+    if (pollTimer !== undefined) clearTimeout(pollTimer);
     resolveReaped();
   };
 
@@ -196,9 +196,18 @@ export function superviseCommand(options: SupervisionOptions): Supervision {
     }, killGraceMs);
     // A run that died on SIGTERM is done at once, not after the whole grace: its last members
     // may be zombies a lazy init has not reaped yet, which only a look at their state reveals.
-    pollTimer = setInterval(() => {
-      if (isEmpty()) finishReaping();
-    }, GROUP_POLL_MS);
+    // Chained, and spaced by at least twice the last look's cost, so that scanning /proc on a
+    // loaded machine never starves the event loop.
+    const poll = () => {
+      const looked = performance.now();
+      if (isEmpty()) {
+        finishReaping();
+        return;
+      }
+      const cost = performance.now() - looked;
+      pollTimer = setTimeout(poll, Math.max(GROUP_POLL_MS, 2 * cost));
+    };
+    pollTimer = setTimeout(poll, GROUP_POLL_MS);
   };
 
   // While the group is being killed, each sign of life ending is a chance to stop early.
@@ -244,8 +253,12 @@ export function superviseCommand(options: SupervisionOptions): Supervision {
       finishReaping();
     } else {
       includeEscapees = !exited;
-      killGroup();
-      checkGroupGone();
+      // After the outcome's consumers (the helper's reply) ran: a /proc scan on a loaded
+      // machine must not delay the outcome.
+      setImmediate(() => {
+        killGroup();
+        checkGroupGone();
+      });
     }
   };
 

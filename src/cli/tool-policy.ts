@@ -1,0 +1,80 @@
+import { resolve } from 'node:path';
+import { checkBwrap } from '../hook-kinds/command/index.ts';
+import type { HookProcessOptions } from '../hook-kinds/command/index.ts';
+import type { EffectiveSettings } from '../hook-kinds/settings/index.ts';
+import type { PermissionMode } from '../hooks/permissions/index.ts';
+import type { AgentPermissions } from '../loop/index.ts';
+import { CliError } from './cli-error.ts';
+
+/** The options of `run` that confine the model's tools. */
+export interface ToolPolicyOptions {
+  readonly permissionMode?: PermissionMode;
+  readonly addDir?: readonly string[];
+  readonly sandbox?: boolean;
+  readonly sandboxNetwork?: boolean;
+}
+
+/**
+ * The directories the file tools (and a sandboxed shell) may use besides the project: `--add-dir`
+ * (relative to the working directory) and `permissions.additionalDirectories` (relative to the
+ * project directory).
+ */
+export function addedDirectories(
+  options: ToolPolicyOptions,
+  settings: EffectiveSettings,
+  projectDir: string,
+): string[] {
+  return [
+    ...(options.addDir ?? []).map((directory) => resolve(directory)),
+    ...settings.permissions.additionalDirectories.map((entry) => resolve(projectDir, entry.value)),
+  ];
+}
+
+/**
+ * The permission layer of a run: on when a settings file has `permissions` or a mode is given
+ * (`--permission-mode`, `permissions.defaultMode`); off otherwise, and every call runs as
+ * before rules existed.
+ */
+export function agentPermissions(
+  options: ToolPolicyOptions,
+  settings: EffectiveSettings,
+): AgentPermissions | undefined {
+  const { permissions } = settings;
+  const mode = options.permissionMode ?? permissions.defaultMode?.value;
+  if (!permissions.configured && mode === undefined) return undefined;
+  return {
+    rules: { allow: permissions.allow, deny: permissions.deny, ask: permissions.ask },
+    mode: mode ?? 'default',
+  };
+}
+
+/** How hooks that ask for it are confined in this run. */
+export function hookProcessOptions(
+  options: ToolPolicyOptions,
+  settings: EffectiveSettings,
+  projectDir: string,
+): HookProcessOptions {
+  return {
+    passEnvironment: settings.passEnvironment,
+    sandboxNetwork: options.sandboxNetwork === true,
+    writableDirectories: addedDirectories(options, settings, projectDir),
+  };
+}
+
+/** `--sandbox` fails at once when bubblewrap is missing or cannot run here. */
+export async function requireSandbox(reason: string): Promise<void> {
+  try {
+    await checkBwrap();
+  } catch (error) {
+    throw new CliError(
+      `${reason}: ${error instanceof Error ? error.message.replace(/^--sandbox:?\s*/, '') : String(error)}`,
+    );
+  }
+}
+
+/** Whether any hook that runs asks for the sandbox (`"sandbox": true`). */
+export function hooksNeedSandbox(settings: EffectiveSettings): boolean {
+  return Object.values(settings.events).some((groups) =>
+    groups.some((group) => group.hooks.some((hook) => hook.sandbox === true)),
+  );
+}

@@ -1,0 +1,167 @@
+/**
+ * Confinement for the processes hookwire starts for the model (the `shell` tool) and, when their
+ * settings ask, for command hooks: an environment without credentials, and a bubblewrap
+ * (`bwrap`) sandbox. Both work by rewriting the shell command the runner starts (`/bin/sh -c
+ * COMMAND`): the new command `exec`s `env -u …` or `bwrap … /bin/sh -c COMMAND`, so the process
+ * group, the deadline, the output caps and the kill sequence of the runner apply unchanged.
+ */
+import { constants } from 'node:fs';
+import { access } from 'node:fs/promises';
+import { spawn } from 'node:child_process';
+import { delimiter, join } from 'node:path';
+
+/**
+ * Variable names that hold credentials: `*_API_KEY`, `*_TOKEN`, `*_SECRET*`, `*_PASSWORD*`
+ * (any case, the bare names too), which covers `AWS_SECRET_ACCESS_KEY` and `AWS_SESSION_TOKEN`.
+ */
+export const CREDENTIAL_NAME_PATTERNS: readonly RegExp[] = [
+  /(?:^|_)API_?KEY$/i,
+  /(?:^|_)TOKEN$/i,
+  /(?:^|_)SECRET/i,
+  /(?:^|_)PASSWORD/i,
+  /^AWS_SECRET_ACCESS_KEY$/i,
+  /^AWS_SESSION_TOKEN$/i,
+];
+
+/** Whether a variable name looks like a credential (`CREDENTIAL_NAME_PATTERNS`). */
+export function isCredentialName(name: string): boolean {
+  return CREDENTIAL_NAME_PATTERNS.some((pattern) => pattern.test(name));
+}
+
+/**
+ * The variables of `env` to remove for a process without credentials: every name that looks
+ * like a credential, and every other variable holding the same value as one of those (a key
+ * copied under an innocent name, such as the key hookwire itself was given); minus `pass`, the
+ * names the user chose to pass (`passEnvironment`). Sorted.
+ */
+export function credentialVariables(
+  env: Readonly<Record<string, string | undefined>>,
+  pass: readonly string[] = [],
+): string[] {
+  const passed = new Set(pass);
+  const secrets = new Set<string>();
+  const names = new Set<string>();
+  for (const [name, value] of Object.entries(env)) {
+    if (value === undefined || !isCredentialName(name) || passed.has(name)) continue;
+    names.add(name);
+    if (value.length >= 8) secrets.add(value);
+  }
+  for (const [name, value] of Object.entries(env)) {
+    if (value !== undefined && !passed.has(name) && secrets.has(value)) names.add(name);
+  }
+  return [...names].sort();
+}
+
+/** How `bwrap` confines a process. */
+export interface SandboxOptions {
+  /**
+   * Directories the process may write (the project directory and the added ones); everything
+   * else is read-only, and `/tmp` is a private, empty tmpfs.
+   */
+  readonly writableDirectories: readonly string[];
+  /** Keep the network (`--sandbox-network`). Default false: a private network namespace, no interfaces but loopback. */
+  readonly network?: boolean;
+  /** The bwrap executable. Default `bwrap` (from PATH). */
+  readonly bwrap?: string;
+}
+
+/** How to start one command. */
+export interface ProcessConfinement {
+  /** Variables to remove from the process's environment (see `credentialVariables`). */
+  readonly unsetEnv?: readonly string[];
+  /** Run it under bubblewrap. */
+  readonly sandbox?: SandboxOptions;
+}
+
+/** `text` as one single-quoted POSIX shell word. */
+export function shellQuote(text: string): string {
+  return `'${text.replace(/'/g, `'\\''`)}'`;
+}
+
+/** The bwrap arguments (before the command) that `sandbox` means, for a process in `cwd`. */
+export function bwrapArguments(
+  sandbox: SandboxOptions,
+  cwd: string,
+  unsetEnv: readonly string[] = [],
+): string[] {
+  const args = ['--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--tmpfs', '/tmp'];
+  // After the tmpfs, so a project under /tmp is the real one, writable.
+  for (const directory of sandbox.writableDirectories) args.push('--bind', directory, directory);
+  if (sandbox.network !== true) args.push('--unshare-net');
+  args.push('--unshare-pid', '--die-with-parent', '--chdir', cwd);
+  for (const name of unsetEnv) args.push('--unsetenv', name);
+  return args;
+}
+
+/**
+ * The shell command that runs `command` confined: unchanged when there is nothing to do; else
+ * `exec env -u NAME… /bin/sh -c COMMAND`, or `exec bwrap ARGS… /bin/sh -c COMMAND` (bwrap
+ * unsets the variables itself). `cwd` is where the command runs (bwrap's `--chdir`).
+ */
+export function confineCommand(
+  command: string,
+  cwd: string,
+  confinement: ProcessConfinement,
+): string {
+  const unset = confinement.unsetEnv ?? [];
+  const inner = `/bin/sh -c ${shellQuote(command)}`;
+  if (confinement.sandbox !== undefined) {
+    const bwrap = confinement.sandbox.bwrap ?? 'bwrap';
+    return `exec ${[bwrap, ...bwrapArguments(confinement.sandbox, cwd, unset)].map(shellQuote).join(' ')} ${inner}`;
+  }
+  if (unset.length === 0) return command;
+  return `exec env ${unset.map((name) => `-u ${shellQuote(name)}`).join(' ')} ${inner}`;
+}
+
+/** How to install bubblewrap, for the messages of `--sandbox` and `"sandbox": true`. */
+export const BWRAP_INSTALL_HINT =
+  'install bubblewrap (Debian/Ubuntu: apt-get install bubblewrap; Fedora: dnf install bubblewrap; Arch: pacman -S bubblewrap), or run without --sandbox';
+
+/** The absolute path of `bwrap` on `PATH`, or `undefined`. */
+export async function findBwrap(path = process.env.PATH ?? ''): Promise<string | undefined> {
+  for (const directory of path.split(delimiter)) {
+    if (directory === '') continue;
+    const candidate = join(directory, 'bwrap');
+    try {
+      await access(candidate, constants.X_OK);
+      return candidate;
+    } catch {
+      // not here
+    }
+  }
+  return undefined;
+}
+
+/**
+ * Checks that bubblewrap is installed and can create its namespaces here (some containers
+ * forbid user namespaces) by running `bwrap … true` once. Resolves to the executable, or rejects
+ * with an `Error` whose message says what is wrong and how to fix it.
+ */
+export async function checkBwrap(path = process.env.PATH ?? ''): Promise<string> {
+  const bwrap = await findBwrap(path);
+  if (bwrap === undefined)
+    throw new Error(
+      `--sandbox needs bubblewrap (bwrap), which is not on PATH: ${BWRAP_INSTALL_HINT}`,
+    );
+  const probe = spawn(
+    bwrap,
+    ['--ro-bind', '/', '/', '--unshare-net', '--unshare-pid', '--die-with-parent', '/bin/true'],
+    {
+      stdio: ['ignore', 'ignore', 'pipe'],
+    },
+  );
+  let stderr = '';
+  probe.stderr.setEncoding('utf8');
+  probe.stderr.on('data', (chunk: string) => (stderr += chunk));
+  const code = await new Promise<number | null>((resolve) => {
+    probe.on('error', () => {
+      resolve(-1);
+    });
+    probe.on('close', resolve);
+  });
+  if (code !== 0)
+    throw new Error(
+      `--sandbox: bubblewrap (${bwrap}) cannot create a sandbox here: ${stderr.trim() || `exit ${String(code)}`}. Allow unprivileged user namespaces (sysctl kernel.unprivileged_userns_clone=1) or run without --sandbox`,
+    );
+  return bwrap;
+}
