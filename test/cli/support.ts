@@ -4,10 +4,11 @@
  * settings discovery with `HOOKWIRE_HOME` and `HOOKWIRE_MANAGED_SETTINGS`.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdir, mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { onTestFinished } from 'vitest';
 
 export const REPOSITORY = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 export const MAIN = join(REPOSITORY, 'src', 'cli', 'main.ts');
@@ -22,8 +23,15 @@ export interface Sandbox {
   readonly env: NodeJS.ProcessEnv;
 }
 
+/**
+ * Creates a sandbox under the system temporary directory. Call it inside a test: the sandbox,
+ * with everything the test and its hooks wrote there, is removed when that test finishes.
+ */
 export async function createSandbox(): Promise<Sandbox> {
   const root = await mkdtemp(join(tmpdir(), 'hookwire-cli-'));
+  onTestFinished(async () => {
+    await rm(root, { recursive: true, force: true });
+  });
   const home = join(root, 'home');
   const project = join(root, 'project');
   await mkdir(home, { recursive: true });

@@ -57,6 +57,7 @@ export type {
   SettingsTextResult,
 } from './parse-settings-text.ts';
 export { SettingsError, formatSettingsIssues } from './settings-error.ts';
+export { MAX_LISTED_ISSUES, SETTINGS_LIMITS } from './settings-limits.ts';
 export { formatIssueLocation, formatJsonPath } from './settings-issue.ts';
 export type { SettingsIssue } from './settings-issue.ts';
 export {

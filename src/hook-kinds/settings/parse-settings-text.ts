@@ -7,7 +7,6 @@ import {
 } from '../../events/index.ts';
 import { DEFAULT_TIMEOUT_MS, parseTimeout } from './duration.ts';
 import type { CommandHookConfig, HookGroupConfig } from './hook-config.ts';
-import { findJsonSyntaxError } from './json-syntax-error.ts';
 import { tryCompileMatcher } from './matcher.ts';
 import { isTimeoutPath, schemaIssues, valueAt } from './schema-issues.ts';
 import { SettingsError } from './settings-error.ts';
@@ -16,6 +15,8 @@ import type { SettingsLayer } from './settings-layer.ts';
 import { settingsFileSchema } from './settings-schema.ts';
 import { isJsonObject } from '../../wire/json-object.ts';
 import { readPolicySettings, type FilePolicySettings } from './policy-settings.ts';
+import { parseJsonText, type JsonDuplicateKey } from '../../wire/json-text.ts';
+import { SETTINGS_LIMITS, settingsTooLargeIssue } from './settings-limits.ts';
 
 /** One settings file, validated: its groups in document order. */
 export interface ParsedSettingsFile {
@@ -72,34 +73,42 @@ export function readSettingsText(text: string, origin: SettingsTextOrigin): Sett
       ],
     };
   }
-  let raw: unknown;
-  try {
-    raw = JSON.parse(body);
-  } catch (error) {
-    const located = findJsonSyntaxError(body);
-    const reason = error instanceof Error ? error.message : String(error);
+  const bytes = Buffer.byteLength(body, 'utf8');
+  if (bytes > SETTINGS_LIMITS.maxBytes) return { issues: [settingsTooLargeIssue(file, bytes)] };
+  const parsedText = parseJsonText(body, { maxDepth: SETTINGS_LIMITS.maxDepth });
+  if (!parsedText.ok) {
+    const { error } = parsedText;
     return {
       issues: [
-        located === undefined
-          ? { file, path: '', message: `invalid JSON: ${reason}`, fix: 'fix the JSON syntax' }
-          : {
-              file,
-              path: '',
-              line: located.line,
-              column: located.column,
-              message: `invalid JSON at line ${located.line}, column ${located.column}: ${located.message}`,
-              fix: located.fix,
-            },
+        {
+          file,
+          path: '',
+          line: error.line,
+          column: error.column,
+          message:
+            error.kind === 'depth'
+              ? `nesting deeper than the limit of ${SETTINGS_LIMITS.maxDepth} levels at line ${error.line}, column ${error.column} (a valid settings file nests 6)`
+              : `invalid JSON at line ${error.line}, column ${error.column}: ${error.message}`,
+          fix:
+            error.kind === 'depth'
+              ? 'close the brackets that were left open, or remove the nested value: settings hold {"hooks": {EVENT: [{"hooks": [{...}]}]}}'
+              : error.fix,
+        },
       ],
     };
   }
+  const raw = parsedText.value;
+  const limitIssues = countLimitIssues(file, raw);
+  if (limitIssues.length > 0) return { issues: limitIssues };
 
-  const issues: SettingsIssue[] = [];
+  const issues: SettingsIssue[] = parsedText.duplicates.map((duplicate) =>
+    duplicateKeyIssue(file, duplicate),
+  );
   const checked = settingsFileSchema.safeParse(raw);
   if (!checked.success) {
     for (const issue of checked.error.issues) {
       if (isTimeoutPath(issue.path)) continue; // reported below, by parseTimeout
-      issues.push(...schemaIssues(file, issue, raw));
+      for (const found of schemaIssues(file, issue, raw)) issues.push(found);
     }
   }
   const groups = checkSemantics(raw, origin, issues);
@@ -124,6 +133,52 @@ export function readSettingsText(text: string, origin: SettingsTextOrigin): Sett
       groups,
     },
     issues,
+  };
+}
+
+/**
+ * Checks the counts a file may hold (groups per event, hooks per group) before anything walks
+ * them, so a file of a million groups is one issue found in one pass, not a million issues.
+ */
+function countLimitIssues(file: string, raw: unknown): SettingsIssue[] {
+  const issues: SettingsIssue[] = [];
+  if (!isJsonObject(raw) || !isJsonObject(raw.hooks)) return issues;
+  for (const [event, groups] of Object.entries(raw.hooks)) {
+    if (!Array.isArray(groups)) continue;
+    if (groups.length > SETTINGS_LIMITS.maxGroupsPerEvent) {
+      issues.push({
+        file,
+        path: formatJsonPath(['hooks', event]),
+        message: `${groups.length} hook groups, more than the limit of ${SETTINGS_LIMITS.maxGroupsPerEvent} groups per event`,
+        fix: 'merge the groups: one group holds many hooks, and one matcher such as "Edit|Write" covers many tools',
+      });
+      continue;
+    }
+    groups.forEach((group: unknown, index) => {
+      if (!isJsonObject(group) || !Array.isArray(group.hooks)) return;
+      if (group.hooks.length > SETTINGS_LIMITS.maxHooksPerGroup)
+        issues.push({
+          file,
+          path: formatJsonPath(['hooks', event, index, 'hooks']),
+          message: `${group.hooks.length} hooks in one group, more than the limit of ${SETTINGS_LIMITS.maxHooksPerGroup} hooks per group`,
+          fix: 'split them into several groups, or combine the commands into fewer hooks',
+        });
+    });
+  }
+  return issues;
+}
+
+/** A key written twice: JSON.parse would keep the second silently, so the first would never apply. */
+function duplicateKeyIssue(file: string, duplicate: JsonDuplicateKey): SettingsIssue {
+  const at = formatJsonPath(duplicate.path);
+  const { first, second } = duplicate;
+  return {
+    file,
+    path: at,
+    line: second.line,
+    column: second.column,
+    message: `duplicate key ${JSON.stringify(duplicate.key)}: ${at} (line ${first.line}, column ${first.column}) is written again as ${at} (line ${second.line}, column ${second.column}); JSON keeps only the last, so the first would be silently ignored`,
+    fix: `write ${JSON.stringify(duplicate.key)} once${duplicate.path.length === 2 && duplicate.path[0] === 'hooks' ? ', with the groups of both in one list' : ', merging the two values'}`,
   };
 }
 
