@@ -68,12 +68,13 @@ interface ArrayFrame {
 
 type Frame = ObjectFrame | ArrayFrame;
 
-class Stop {
+/** Thrown inside the parser to unwind to its one catch; never escapes it. */
+class Stop extends Error {
   readonly offset: number;
   readonly kind: 'syntax' | 'depth';
-  readonly message: string;
   readonly fix: string;
   constructor(offset: number, message: string, fix: string, kind: 'syntax' | 'depth' = 'syntax') {
+    super(message);
     this.offset = offset;
     this.message = message;
     this.fix = fix;
