@@ -9,7 +9,7 @@ import {
   type HookOutput,
   type RegisteredEventName,
 } from '../../events/index.ts';
-import { parseHookStdout } from '../../wire/index.ts';
+import { guardStdoutProblem, parseHookStdout } from '../../wire/index.ts';
 import type { CommandResult } from './runner/index.ts';
 import type { CommandHookConfig } from '../settings/index.ts';
 import { formatDuration } from '../settings/index.ts';
@@ -121,6 +121,9 @@ export function interpretRun(
   if (result.exitCode !== 0)
     return failure('warning', `crashed (exit ${result.exitCode})${stderrTail(result)}`);
 
+  // A guard's answer must be exactly one JSON object (or nothing): anything else denies.
+  const guardProblem = hook.failClosed ? guardStdoutProblem(result.stdout) : undefined;
+  if (guardProblem !== undefined) return failure('warning', guardProblem + truncatedNote(result));
   const stdout = parseHookStdout(result.stdout);
   switch (stdout.kind) {
     case 'empty':
@@ -130,7 +133,7 @@ export function interpretRun(
     case 'invalid-json':
       return failure(
         'warning',
-        `printed output that does not decode: invalid JSON (${stdout.error})${truncatedNote(result)}`,
+        `printed output that does not decode: ${stdout.error}${truncatedNote(result)}`,
       );
     case 'json':
       break;

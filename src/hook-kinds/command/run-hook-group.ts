@@ -5,8 +5,9 @@
  */
 import { externalSide } from '../../events/index.ts';
 import { combineOutcomes, type CombinedOutcome } from './combine-outcomes.ts';
+import { encodeHookPayload, type HookPayloadEncoding } from '../../wire/index.ts';
 import { interpretRun, type HookRunOutcome, type HookRunRecord } from './hook-run.ts';
-import type { CommandRunner } from './runner/index.ts';
+import type { CommandResult, CommandRunner } from './runner/index.ts';
 import type { CommandHookConfig, HookGroupConfig } from '../settings/index.ts';
 import { confineCommand, credentialVariables } from './process-confinement.ts';
 
@@ -82,24 +83,41 @@ function hookEnvironment(options: HookGroupRunOptions): Record<string, string> {
 async function runOne(
   group: HookGroupConfig,
   index: number,
-  input: string,
+  input: HookPayloadEncoding,
   options: HookGroupRunOptions,
   env: Record<string, string>,
 ): Promise<HookRunOutcome> {
   const hook = group.hooks[index];
   if (hook === undefined) throw new RangeError(`group ${group.path} has no hook ${index}`);
-  const result = await options.runner.run({
-    command: confineHookCommand(hook, options),
-    cwd: options.projectDir,
-    input,
-    env,
-    timeoutMs: hook.timeoutMs,
-    ...(options.killGraceMs === undefined ? {} : { killGraceMs: options.killGraceMs }),
-    ...(options.signal === undefined ? {} : { signal: options.signal }),
-  });
+  const result = !input.ok
+    ? notStarted(input.problem)
+    : await options.runner.run({
+        command: confineHookCommand(hook, options),
+        cwd: options.projectDir,
+        input: input.text,
+        env,
+        timeoutMs: hook.timeoutMs,
+        ...(options.killGraceMs === undefined ? {} : { killGraceMs: options.killGraceMs }),
+        ...(options.signal === undefined ? {} : { signal: options.signal }),
+      });
   const outcome = interpretRun(group.event, group.registeredAs, hook, result);
   options.onHookRun?.(outcome.record);
   return outcome;
+}
+
+/** The result of a hook never started because its payload is out of bounds (see `encodeHookPayload`). */
+function notStarted(problem: string): CommandResult {
+  return {
+    exitCode: null,
+    signal: null,
+    stdout: '',
+    stderr: '',
+    stdoutTruncated: false,
+    stderrTruncated: false,
+    durationMs: 0,
+    termination: 'spawn-error',
+    spawnError: problem,
+  };
 }
 
 /** The payload the next sequential hook sees, with the previous hook's rewrite applied. */
@@ -128,7 +146,7 @@ export async function runHookGroup(
   let outcomes: HookRunOutcome[];
   if (!group.sequential || group.hooks.length === 1) {
     // Serialised once for every hook of the group: they all see the same input.
-    const input = JSON.stringify(payload);
+    const input = encodeHookPayload(payload);
     outcomes = await Promise.all(
       group.hooks.map((_, index) => runOne(group, index, input, options, env)),
     );
@@ -136,7 +154,7 @@ export async function runHookGroup(
     outcomes = [];
     let current = payload;
     for (let index = 0; index < group.hooks.length; index++) {
-      const outcome = await runOne(group, index, JSON.stringify(current), options, env);
+      const outcome = await runOne(group, index, encodeHookPayload(current), options, env);
       outcomes.push(outcome);
       current = rewrittenPayload(group, current, outcome);
     }
