@@ -13,6 +13,9 @@ import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
+/** Caches tools keep in the temporary directory on purpose (tsc and eslint enable Node's compile cache). */
+const TOOL_CACHES: ReadonlySet<string> = new Set(['node-compile-cache']);
+
 export default function setup(): () => void {
   const previous = process.env['TMPDIR'];
   const directory = mkdtempSync(join(tmpdir(), 'hookwire-test-run-'));
@@ -20,7 +23,7 @@ export default function setup(): () => void {
   return () => {
     if (previous === undefined) delete process.env['TMPDIR'];
     else process.env['TMPDIR'] = previous;
-    const leaked = readdirSync(directory);
+    const leaked = readdirSync(directory).filter((entry) => !TOOL_CACHES.has(entry));
     rmSync(directory, { recursive: true, force: true });
     if (leaked.length > 0)
       throw new Error(
