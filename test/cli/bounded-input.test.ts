@@ -60,6 +60,12 @@ describe('hookwire hooks validate on hostile settings files', () => {
       /hooks\.PreToolUse: 1001 hook groups, more than the limit of 1000 groups per event/,
     ],
     [
+      '140,000 permission rules (a spread of them overflowed the stack)',
+      () =>
+        JSON.stringify({ permissions: { deny: Array.from({ length: 140_000 }, () => 'shell') } }),
+      /permissions\.deny: 140000 entries, more than the limit of 1000 in one list/,
+    ],
+    [
       '101 hooks in one group',
       () => hooks(101),
       /hooks\.PreToolUse\[0\]\.hooks: 101 hooks in one group, more than the limit of 100/,

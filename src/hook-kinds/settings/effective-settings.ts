@@ -296,8 +296,9 @@ function mergePolicies(
     const policy = parsed.policy;
     configured ||= policy.hasPermissions;
     // Tightening settings (deny, ask) apply at once, from any file.
-    deny.push(...policy.deny);
-    ask.push(...policy.ask);
+    // Loops, not push(...list): a spread of a long list overflows the call stack.
+    for (const rule of policy.deny) deny.push(rule);
+    for (const rule of policy.ask) ask.push(rule);
     for (const rule of policy.allow)
       if (admitted('permissions.allow', rule, rule.source)) allow.push(rule);
     for (const directory of policy.additionalDirectories)

@@ -137,12 +137,27 @@ export function readSettingsText(text: string, origin: SettingsTextOrigin): Sett
 }
 
 /**
- * Checks the counts a file may hold (groups per event, hooks per group) before anything walks
+ * Checks the counts a file may hold (groups per event, hooks per group, entries per list) before anything walks
  * them, so a file of a million groups is one issue found in one pass, not a million issues.
  */
 function countLimitIssues(file: string, raw: unknown): SettingsIssue[] {
   const issues: SettingsIssue[] = [];
-  if (!isJsonObject(raw) || !isJsonObject(raw.hooks)) return issues;
+  if (!isJsonObject(raw)) return issues;
+  const lists: [readonly (string | number)[], unknown][] = [
+    [['passEnvironment'], raw.passEnvironment],
+  ];
+  if (isJsonObject(raw.permissions))
+    for (const list of ['allow', 'deny', 'ask', 'additionalDirectories'])
+      lists.push([['permissions', list], raw.permissions[list]]);
+  for (const [path, list] of lists)
+    if (Array.isArray(list) && list.length > SETTINGS_LIMITS.maxListEntries)
+      issues.push({
+        file,
+        path: formatJsonPath(path),
+        message: `${list.length} entries, more than the limit of ${SETTINGS_LIMITS.maxListEntries} in one list`,
+        fix: 'shorten the list: one rule with a pattern, such as "shell(git *)", covers many commands',
+      });
+  if (!isJsonObject(raw.hooks)) return issues;
   for (const [event, groups] of Object.entries(raw.hooks)) {
     if (!Array.isArray(groups)) continue;
     if (groups.length > SETTINGS_LIMITS.maxGroupsPerEvent) {

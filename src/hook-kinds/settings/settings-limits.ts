@@ -15,6 +15,8 @@ export const SETTINGS_LIMITS = {
   maxGroupsPerEvent: 1000,
   /** Hooks in one group. */
   maxHooksPerGroup: 100,
+  /** Entries in one list of settings: each of `permissions.allow`/`deny`/`ask`/`additionalDirectories`, and `passEnvironment`. */
+  maxListEntries: 1000,
 } as const;
 
 /** Issues listed in a `SettingsError` message before the rest are summarised in one line. */
