@@ -61,8 +61,7 @@ describe('hookwire hooks validate on hostile settings files', () => {
     ],
     [
       '140,000 permission rules (a spread of them overflowed the stack)',
-      () =>
-        JSON.stringify({ permissions: { deny: Array.from({ length: 140_000 }, () => 'shell') } }),
+      () => JSON.stringify({ permissions: { deny: Array.from({ length: 140_000 }, () => 'x') } }),
       /permissions\.deny: 140000 entries, more than the limit of 1000 in one list/,
     ],
     [
