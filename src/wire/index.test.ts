@@ -6,6 +6,8 @@ describe('the wire surface', () => {
   it('exports exactly the public names (every export is public API)', () => {
     expect(Object.keys(wire).sort()).toMatchInlineSnapshot(`
       [
+        "DEFAULT_MAX_JSON_DEPTH",
+        "HOOK_JSON_LIMITS",
         "RAW_HOOK_DECISIONS",
         "V1_FIELD_REPLACEMENTS",
         "WIRE_VERSION",
@@ -19,6 +21,7 @@ describe('the wire surface', () => {
         "encodeHookPayload",
         "finishReasonSchema",
         "generationSettingsSchema",
+        "guardStdoutProblem",
         "hookLLMRequestInputSchema",
         "hookLLMRequestOverrideSchema",
         "hookLLMRequestSchema",
