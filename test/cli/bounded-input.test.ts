@@ -106,6 +106,20 @@ describe('hookwire hooks validate on hostile settings files', () => {
     expect(lines.at(-1)).toMatch(/^ {2}… and \d+ more issues/);
   });
 
+  it('80,000 unknown keys in one hook: the first 1,000 issues are collected, the cap said, no stack trace', async () => {
+    const keys = Object.fromEntries(Array.from({ length: 80_000 }, (_, index) => [`k${index}`, 1]));
+    const text = JSON.stringify({
+      hooks: { Stop: [{ hooks: [{ type: 'command', command: 'x', ...keys }] }] },
+    });
+    const { code, stderr } = await validate(text);
+    expect(stderr).not.toMatch(STACK_FRAME);
+    expect(code).toBe(1);
+    const lines = stderr.trimEnd().split('\n');
+    expect(lines[0]).toBe('Invalid hook settings (1001 issues):');
+    expect(lines[1]).toContain('hooks.Stop[0].hooks[0].k0: unknown field "k0" in a hook');
+    expect(lines.at(-1)).toMatch(/^ {2}… and 951 more issues/);
+  });
+
   it('an event written twice is an error naming both places, not a silent replacement', async () => {
     const text = [
       '{"hooks": {',

@@ -16,7 +16,7 @@ import { settingsFileSchema } from './settings-schema.ts';
 import { isJsonObject } from '../../wire/json-object.ts';
 import { readPolicySettings, type FilePolicySettings } from './policy-settings.ts';
 import { parseJsonText, type JsonDuplicateKey } from '../../wire/json-text.ts';
-import { SETTINGS_LIMITS, settingsTooLargeIssue } from './settings-limits.ts';
+import { MAX_ISSUES_PER_FILE, SETTINGS_LIMITS, settingsTooLargeIssue } from './settings-limits.ts';
 
 /** One settings file, validated: its groups in document order. */
 export interface ParsedSettingsFile {
@@ -107,6 +107,7 @@ export function readSettingsText(text: string, origin: SettingsTextOrigin): Sett
   const checked = settingsFileSchema.safeParse(raw);
   if (!checked.success) {
     for (const issue of checked.error.issues) {
+      if (issues.length > MAX_ISSUES_PER_FILE) break; // enough to act on; the cap is said below
       if (isTimeoutPath(issue.path)) continue; // reported below, by parseTimeout
       for (const found of schemaIssues(file, issue, raw)) issues.push(found);
     }
@@ -120,6 +121,16 @@ export function readSettingsText(text: string, origin: SettingsTextOrigin): Sett
       message: `allowManagedHooksOnly is a managed policy setting and has no effect in the ${layer} settings`,
       fix: 'remove it; set it in the managed policy file (HOOKWIRE_MANAGED_SETTINGS, default /etc/hookwire/managed-settings.json)',
     });
+  }
+  if (issues.length > MAX_ISSUES_PER_FILE) {
+    const kept = sortByDocumentOrder(issues.slice(0, MAX_ISSUES_PER_FILE), raw);
+    kept.push({
+      file,
+      path: '',
+      message: `more than ${MAX_ISSUES_PER_FILE} issues in this file; only the first ${MAX_ISSUES_PER_FILE} found are reported`,
+      fix: 'fix those and validate again',
+    });
+    return { issues: kept };
   }
   if (issues.length > 0) return { issues: sortByDocumentOrder(issues, raw) };
   const allowManagedHooksOnly = isJsonObject(raw) && raw.allowManagedHooksOnly === true;
@@ -304,6 +315,16 @@ function pathSegments(path: string): (string | number)[] {
  * of its keys among its siblings; a key that is not there (a missing field) sorts after them.
  */
 function sortByDocumentOrder(issues: readonly SettingsIssue[], raw: unknown): SettingsIssue[] {
+  // Each object's key positions, computed once: an object may hold thousands of keys.
+  const positionsOf = new Map<object, Map<string, number>>();
+  const keyPosition = (parent: Record<string, unknown>, key: string): number => {
+    let positions = positionsOf.get(parent);
+    if (positions === undefined) {
+      positions = new Map(Object.keys(parent).map((name, position) => [name, position]));
+      positionsOf.set(parent, positions);
+    }
+    return positions.get(key) ?? -1;
+  };
   const rank = (issue: SettingsIssue): number[] => {
     const segments = pathSegments(issue.path);
     const positions: number[] = [];
@@ -311,7 +332,7 @@ function sortByDocumentOrder(issues: readonly SettingsIssue[], raw: unknown): Se
       const parent = valueAt(raw, segments.slice(0, index));
       if (typeof segment === 'number') positions.push(segment);
       else if (isJsonObject(parent)) {
-        const position = Object.keys(parent).indexOf(segment);
+        const position = keyPosition(parent, segment);
         positions.push(position === -1 ? Number.MAX_SAFE_INTEGER : position);
       } else positions.push(Number.MAX_SAFE_INTEGER);
     });

@@ -19,6 +19,12 @@ export const SETTINGS_LIMITS = {
   maxListEntries: 1000,
 } as const;
 
+/**
+ * Issues collected from one file; past it, one more issue says the rest were not looked for.
+ * It keeps the worst megabyte (every field of thousands of groups wrong) as fast as a sane file.
+ */
+export const MAX_ISSUES_PER_FILE = 1000;
+
 /** Issues listed in a `SettingsError` message before the rest are summarised in one line. */
 export const MAX_LISTED_ISSUES = 50;
 
