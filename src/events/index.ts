@@ -39,6 +39,14 @@ export {
 } from './model-turn-finished.ts';
 export { notification, type NotificationEvent, type NotificationInput } from './notification.ts';
 export {
+  PermissionRequestAction,
+  permissionRequest,
+  type PermissionRequestDecision,
+  type PermissionRequestEvent,
+  type PermissionRequestInput,
+  type PermissionRequestOutput,
+} from './permission-request.ts';
+export {
   PRE_COMPACT_TRIGGERS,
   preCompact,
   type PreCompactEvent,

@@ -26,8 +26,5 @@ export {
   decideCall,
   permissionCallOf,
   type AgentPermissions,
-  type PermissionAnswer,
-  type PermissionDecider,
   type PermissionOutcome,
-  type PermissionRequest,
 } from './permission-step.ts';

@@ -1,9 +1,10 @@
 /**
  * The permission check of a tool call, after PreToolUse and before the tool runs (Claude Code's
  * order: PreToolUse hooks run first and may skip or rewrite the call; the permission rules and
- * mode then decide on the arguments as rewritten). `deny` refuses; `allow` runs; `ask` asks the
- * `PermissionRequest` deciders, and when none decides (a headless run has nobody else to ask)
- * the call is refused and a `permission_prompt` Notification fires.
+ * mode then decide on the arguments as rewritten). `deny` refuses; `allow` runs; `ask` fires the
+ * `PermissionRequest` event (in-process `onPermissionRequest` and settings-file
+ * `PermissionRequest` hooks, one stack), and when no hook decides (a headless run has nobody else
+ * to ask) the call is refused and a `permission_prompt` Notification fires.
  */
 import { realpath } from 'node:fs/promises';
 import { homedir } from 'node:os';
@@ -17,34 +18,8 @@ import {
   type PermissionRules,
   type PermissionToolKinds,
 } from '../hooks/permissions/index.ts';
-import type { HookContext } from '../events/index.ts';
+import type { PermissionRequestEvent } from '../events/index.ts';
 import type { RunState } from './run-state.ts';
-
-/** A call that needs asking, as a `PermissionRequest` decider sees it. */
-export interface PermissionRequest {
-  readonly toolName: string;
-  readonly toolCallId: string;
-  readonly args: unknown;
-  /** The rule that asks, when a rule does (else the mode asks: `reason` says so). */
-  readonly rule?: PermissionRule;
-  readonly reason: string;
-  readonly mode: PermissionMode;
-}
-
-/**
- * A decider's answer: `allow` (optionally with `updatedInput`, the arguments to run with instead),
- * `deny` with the message the model sees, or `undefined` for no decision (the next decider is
- * asked; when none decides, the call is refused).
- */
-export type PermissionAnswer =
-  | { readonly behavior: 'allow'; readonly updatedInput?: unknown }
-  | { readonly behavior: 'deny'; readonly message: string };
-
-/** Answers permission requests (a `PermissionRequest` hook); may return `undefined`. */
-export type PermissionDecider = (
-  context: HookContext,
-  request: PermissionRequest,
-) => PermissionAnswer | undefined | Promise<PermissionAnswer | undefined>;
 
 /**
  * The permission layer of an agent. Without it (the default) every call runs, as before rules
@@ -58,8 +33,6 @@ export interface AgentPermissions {
   readonly homeDir?: string;
   /** Which tools read, edit or run commands. Default the built-in tools. */
   readonly toolKinds?: PermissionToolKinds;
-  /** Asked, in order, for every call that needs asking. */
-  readonly deciders?: readonly PermissionDecider[];
 }
 
 /** The outcome of the permission check: run with `args`, or refuse with `reason`. */
@@ -129,34 +102,39 @@ export async function checkPermission(
     return { kind: 'refuse', reason: `Permission denied: ${decision.reason}.` };
 
   const mode = permissions.mode ?? 'default';
-  const request: PermissionRequest = {
-    toolName: call.toolName,
-    toolCallId: call.toolCallId,
-    args: call.args,
-    reason: decision.reason,
-    mode,
-    ...(decision.rule === undefined ? {} : { rule: decision.rule }),
-  };
-  for (const decider of permissions.deciders ?? []) {
-    const answer = await run.settle(decider(run.context, request));
-    if (answer === undefined) continue;
-    if (answer.behavior === 'deny')
-      return { kind: 'refuse', reason: `Permission denied: ${answer.message}` };
-    if (answer.updatedInput === undefined) return { kind: 'run', args: call.args };
-    const invalid = validate(answer.updatedInput);
-    if (invalid !== undefined)
-      return {
-        kind: 'refuse',
-        reason: `Permission denied: the PermissionRequest answer's updatedInput does not match the tool's schema: ${invalid}`,
-      };
-    const again = await decideCall(permissions, call.toolName, answer.updatedInput, cwd);
-    if (again.behavior === 'deny')
-      return { kind: 'refuse', reason: `Permission denied: ${again.reason}.` };
-    return { kind: 'run', args: answer.updatedInput };
+  const { hooks, observed, context } = run;
+  if (observed.permissionRequest && hooks.onPermissionRequest !== undefined) {
+    const event: PermissionRequestEvent = {
+      toolName: call.toolName,
+      toolCallId: call.toolCallId,
+      args: call.args,
+      reason: decision.reason,
+      mode,
+      ...(decision.rule === undefined ? {} : { rule: decision.rule.source }),
+    };
+    const action = await run.settle(hooks.onPermissionRequest(context, event));
+    run.hookOutcome(
+      'permissionRequest',
+      action.kind === 'deny' ? { kind: 'deny', reason: action.message } : action,
+    );
+    if (action.kind === 'deny')
+      return { kind: 'refuse', reason: `Permission denied: ${action.message}` };
+    if (action.kind === 'allow') {
+      if (action.updatedInput === undefined) return { kind: 'run', args: call.args };
+      const invalid = validate(action.updatedInput);
+      if (invalid !== undefined)
+        return {
+          kind: 'refuse',
+          reason: `Permission denied: the PermissionRequest answer's updatedInput does not match the tool's schema: ${invalid}`,
+        };
+      const again = await decideCall(permissions, call.toolName, action.updatedInput, cwd);
+      if (again.behavior === 'deny')
+        return { kind: 'refuse', reason: `Permission denied: ${again.reason}.` };
+      return { kind: 'run', args: action.updatedInput };
+    }
   }
 
   const message = `${call.toolName} needs permission (${decision.reason}) and no PermissionRequest hook decided; the call was denied because nobody can be asked in a headless run.`;
-  const { hooks, observed, context } = run;
   if (observed.notification && hooks.onNotification !== undefined) {
     const action = await run.settle(
       hooks.onNotification(context, {

@@ -151,7 +151,15 @@ export function interpretRun(
 function deniedBy(event: HookEventName, output: HookOutput, label: string): string | undefined {
   // Only PreToolUse's output schema admits `permissionDecision`.
   const specific = output.hookSpecificOutput as
-    { permissionDecision?: string; permissionDecisionReason?: string } | undefined;
+    | {
+        permissionDecision?: string;
+        permissionDecisionReason?: string;
+        decision?: { behavior?: string; message?: string };
+      }
+    | undefined;
+  // Only PermissionRequest's output schema admits `decision` (Claude Code's answer shape).
+  if (specific?.decision?.behavior === 'deny')
+    return specific.decision.message ?? output.reason ?? `denied by ${label}`;
   if (specific?.permissionDecision !== undefined) {
     if (specific.permissionDecision === 'deny')
       return specific.permissionDecisionReason ?? output.reason ?? `denied by ${label}`;
