@@ -197,7 +197,8 @@ export const permissionRequest: EventDefinition<
             ...(action.updatedInput === undefined ? {} : { updatedInput: action.updatedInput }),
           },
         };
-      if (action.kind === 'deny') return { decision: { behavior: 'deny', message: action.message } };
+      if (action.kind === 'deny')
+        return { decision: { behavior: 'deny', message: action.message } };
       return {};
     },
     chainPayload(payload, specific) {

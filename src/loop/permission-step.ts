@@ -14,7 +14,6 @@ import {
   type PermissionCall,
   type PermissionDecision,
   type PermissionMode,
-  type PermissionRule,
   type PermissionRules,
   type PermissionToolKinds,
 } from '../hooks/permissions/index.ts';

@@ -111,7 +111,10 @@ describe('PermissionRequest command hooks (end to end)', () => {
       ['write_file', { path: 'into-denied.txt', content: 'x' }],
       ['glob', { pattern: '*' }],
     ]);
-    expect(results.map((result) => result.error), stderr).toEqual([
+    expect(
+      results.map((result) => result.error),
+      stderr,
+    ).toEqual([
       undefined,
       'Permission denied: denied.txt is off limits',
       'Permission denied: exit 2 says no',
@@ -161,9 +164,7 @@ describe('PermissionRequest command hooks (end to end)', () => {
         { Notification: { matcher: 'permission_prompt' } },
       ) as object),
     });
-    const { results } = await runTools(sandbox, [
-      ['write_file', { path: 'a.txt', content: 'x' }],
-    ]);
+    const { results } = await runTools(sandbox, [['write_file', { path: 'a.txt', content: 'x' }]]);
     expect(results[0]?.error).toContain('no PermissionRequest hook decided');
     expect(await exists(join(sandbox.project, 'a.txt'))).toBe(false);
     expect((await readLog(requests)).map((entry) => entry['hook_event_name'])).toEqual([

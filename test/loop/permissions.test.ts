@@ -195,17 +195,12 @@ describe('PermissionRequest hooks (in-process)', () => {
 
   it('an allow runs the call, with the rule in the request', async () => {
     const requests: PermissionRequestEvent[] = [];
-    const outcome = await runCalls(
-      [write('a.txt', 'allowed')],
-      asked('bypassPermissions'),
-      {},
-      [
-        (_context, request) => {
-          requests.push(request);
-          return PermissionRequestAction.allow();
-        },
-      ],
-    );
+    const outcome = await runCalls([write('a.txt', 'allowed')], asked('bypassPermissions'), {}, [
+      (_context, request) => {
+        requests.push(request);
+        return PermissionRequestAction.allow();
+      },
+    ]);
     expect(outcome.results[0]?.error).toBeUndefined();
     expect(await readFile(join(cwd, 'a.txt'), 'utf8')).toBe('allowed');
     expect(requests[0]).toMatchObject({
@@ -219,87 +214,63 @@ describe('PermissionRequest hooks (in-process)', () => {
   });
 
   it('a deny refuses the call with its message; no notification', async () => {
-    const outcome = await runCalls(
-      [write('a.txt')],
-      asked('default'),
-      {},
-      [() => PermissionRequestAction.deny('not on a Friday')],
-    );
+    const outcome = await runCalls([write('a.txt')], asked('default'), {}, [
+      () => PermissionRequestAction.deny('not on a Friday'),
+    ]);
     expect(outcome.results[0]?.error).toBe('Permission denied: not on a Friday');
     expect(await exists('a.txt')).toBe(false);
     expect(outcome.notifications).toEqual([]);
   });
 
   it('updatedInput rewrites the call; a rewrite into a denied path or off the schema is refused', async () => {
-    const rewritten = await runCalls(
-      [write('a.txt', 'original')],
-      asked('default'),
-      {},
-      [() => PermissionRequestAction.allow({ path: 'b.txt', content: 'rewritten' })],
-    );
+    const rewritten = await runCalls([write('a.txt', 'original')], asked('default'), {}, [
+      () => PermissionRequestAction.allow({ path: 'b.txt', content: 'rewritten' }),
+    ]);
     expect(rewritten.results[0]?.error).toBeUndefined();
     expect(await exists('a.txt')).toBe(false);
     expect(await readFile(join(cwd, 'b.txt'), 'utf8')).toBe('rewritten');
 
-    const intoDenied = await runCalls(
-      [write('c.txt')],
-      asked('default'),
-      {},
-      [() => PermissionRequestAction.allow({ path: 'secret/key', content: 'x' })],
-    );
+    const intoDenied = await runCalls([write('c.txt')], asked('default'), {}, [
+      () => PermissionRequestAction.allow({ path: 'secret/key', content: 'x' }),
+    ]);
     expect(intoDenied.results[0]?.error).toContain('write_file(secret/**)');
     expect(await exists('secret')).toBe(false);
 
-    const offSchema = await runCalls(
-      [write('d.txt')],
-      asked('default'),
-      {},
-      [() => PermissionRequestAction.allow({ path: 42 })],
-    );
+    const offSchema = await runCalls([write('d.txt')], asked('default'), {}, [
+      () => PermissionRequestAction.allow({ path: 42 }),
+    ]);
     expect(offSchema.results[0]?.error).toContain("does not match the tool's schema");
     expect(await exists('d.txt')).toBe(false);
   });
 
   it('a hook without an opinion passes to the next; none deciding denies and notifies', async () => {
-    const outcome = await runCalls(
-      [write('a.txt'), write('b.txt')],
-      asked('default'),
-      {},
-      [
-        () => PermissionRequestAction.continue(),
-        (_context, request) =>
-          (request.args as { path: string }).path === 'a.txt'
-            ? PermissionRequestAction.allow()
-            : PermissionRequestAction.continue(),
-      ],
-    );
+    const outcome = await runCalls([write('a.txt'), write('b.txt')], asked('default'), {}, [
+      () => PermissionRequestAction.continue(),
+      (_context, request) =>
+        (request.args as { path: string }).path === 'a.txt'
+          ? PermissionRequestAction.allow()
+          : PermissionRequestAction.continue(),
+    ]);
     expect(outcome.results.map((result) => result.error === undefined)).toEqual([true, false]);
     expect(outcome.notifications.map((entry) => entry.type)).toEqual(['permission_prompt']);
   });
 
   it('composes in registration order: a later deny beats an earlier allow; the later rewrite wins and is what later hooks see', async () => {
-    const denied = await runCalls(
-      [write('a.txt')],
-      asked('default'),
-      {},
-      [() => PermissionRequestAction.allow(), () => PermissionRequestAction.deny('second says no')],
-    );
+    const denied = await runCalls([write('a.txt')], asked('default'), {}, [
+      () => PermissionRequestAction.allow(),
+      () => PermissionRequestAction.deny('second says no'),
+    ]);
     expect(denied.results[0]?.error).toBe('Permission denied: second says no');
     expect(await exists('a.txt')).toBe(false);
 
     const seen: unknown[] = [];
-    const rewritten = await runCalls(
-      [write('a.txt', 'original')],
-      asked('default'),
-      {},
-      [
-        () => PermissionRequestAction.allow({ path: 'first.txt', content: 'first' }),
-        (_context, event) => {
-          seen.push(event.args);
-          return PermissionRequestAction.allow({ path: 'second.txt', content: 'second' });
-        },
-      ],
-    );
+    const rewritten = await runCalls([write('a.txt', 'original')], asked('default'), {}, [
+      () => PermissionRequestAction.allow({ path: 'first.txt', content: 'first' }),
+      (_context, event) => {
+        seen.push(event.args);
+        return PermissionRequestAction.allow({ path: 'second.txt', content: 'second' });
+      },
+    ]);
     expect(seen).toEqual([{ path: 'first.txt', content: 'first' }]);
     expect(rewritten.results[0]?.error).toBeUndefined();
     expect(await exists('first.txt')).toBe(false);
