@@ -27,6 +27,7 @@ describe('the public surface', () => {
         "ModelSelectionAction",
         "ModelTurnAction",
         "ObservationAction",
+        "PermissionRequestAction",
         "PromptSubmitAction",
         "RunHookContext",
         "SPEAKERS",
