@@ -173,4 +173,41 @@ describe('PermissionRequest command hooks (end to end)', () => {
     const heard = await readLog(notifications);
     expect(heard.map((entry) => entry['notification_type'])).toEqual(['permission_prompt']);
   });
+
+  it('hooks fire PermissionRequest reports the combined decision with the rewrite', async () => {
+    const sandbox = await sandboxed();
+    const hook = await writeHookScript(sandbox.project, 'allow.mjs', ANSWER_ALLOW_REWRITE);
+    await writeJson(
+      join(sandbox.project, '.hookwire', 'settings.json'),
+      settingsWith({
+        PermissionRequest: [hook],
+      }),
+    );
+    const outcome = await runCli(
+      ['hooks', 'fire', 'PermissionRequest', '--cwd', sandbox.project, '--input', '-'],
+      {
+        env: sandbox.env,
+        input: JSON.stringify({
+          tool_name: 'write_file',
+          tool_input: { path: 'a.txt', content: 'x' },
+          tool_call_id: 'call_1',
+          permission_mode: 'default',
+          permission_reason: 'asked',
+        }),
+      },
+    );
+    expect(outcome.code, outcome.stderr).toBe(0);
+    expect(JSON.parse(outcome.stdout)).toMatchObject({
+      event: 'PermissionRequest',
+      decision: 'allow',
+      hookSpecificOutput: {
+        decision: { behavior: 'allow', updatedInput: { path: 'b.txt', content: 'x' } },
+      },
+    });
+  });
 });
+
+const ANSWER_ALLOW_REWRITE = `
+console.log(JSON.stringify({ hookSpecificOutput: { hookEventName: 'PermissionRequest',
+  decision: { behavior: 'allow', updatedInput: { path: 'b.txt', content: 'x' } } } }));
+`;
