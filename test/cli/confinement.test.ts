@@ -205,7 +205,8 @@ describe.skipIf(bwrap === undefined)('--sandbox', () => {
     const sandbox = await sandboxed();
     const outside = join(sandbox.root, 'outside.txt');
     await writeFile(outside, 'untouched');
-    const fetch = `${process.execPath} -e "fetch('http://127.0.0.1:${port}/').then(r => r.text()).then(t => console.log('got ' + t), e => console.log('failed'))"`;
+    // bash's /dev/tcp, not this Node: a Node under /tmp is hidden by the sandbox's private /tmp.
+    const fetch = `bash -c 'exec 3<>/dev/tcp/127.0.0.1/${port} && printf "GET / HTTP/1.0\\r\\n\\r\\n" >&3 && cat <&3' 2>/dev/null | grep -q reached && echo 'got reached' || echo failed`;
     const { results } = await runTools(
       sandbox,
       [
