@@ -165,6 +165,13 @@ export {
 } from './define-event.ts';
 export type { CombinedOutcome } from './combined-outcome.ts';
 export type { HookContext, HookReport, SessionInfo } from './context.ts';
+export {
+  boundedText,
+  HOOK_RUN_TEXT_LIMIT,
+  type HookRunDecision,
+  type ObservedHookRun,
+  type ObservedHookRunStatus,
+} from './observed-hook-run.ts';
 export { Scratchpad, scratchpadKey, type ScratchpadKey } from './scratchpad.ts';
 export {
   applyRequestPatch,

@@ -65,6 +65,13 @@ export type { AgentHook, AgentHookMethods, Awaitable } from './agent-hook.ts';
 export { createHookContext, RunHookContext, type HookContextOptions } from './hook-context.ts';
 export { HookError } from './hook-error.ts';
 export {
+  boundedText,
+  HOOK_RUN_TEXT_LIMIT,
+  type HookRunDecision,
+  type ObservedHookRun,
+  type ObservedHookRunStatus,
+} from '../events/index.ts';
+export {
   HookStack,
   JOIN_SEPARATOR,
   type HookStackMethods,

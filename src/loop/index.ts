@@ -20,6 +20,14 @@ export {
   type TranscriptRecord,
 } from './transcript.ts';
 export type { Tool, ToolExecutionContext } from './tool.ts';
+export type {
+  LoopSpan,
+  LoopSpanOptions,
+  LoopTracer,
+  SpanAttributes,
+  SpanAttributeValue,
+} from './tracer.ts';
+export { genAiProviderName, type ModelCallEnd, type ToolCallStatus } from './run-telemetry.ts';
 export { ToolRegistry, ToolRegistryError, type ToolArgumentsValidation } from './tool-registry.ts';
 export {
   checkPermission,

@@ -25,6 +25,7 @@ import {
 import type { ModelOutputAction } from '../events/index.ts';
 import { applyRequestPatch, type RequestPatch } from '../events/index.ts';
 import { CancelledError } from './loop-error.ts';
+import { endModelCallSpan, startModelCallSpan, type ModelCallEnd } from './run-telemetry.ts';
 import { isPromiseLike, type RunState, type TurnEnd, type TurnState } from './run-state.ts';
 import { enforceToolChoice, withToolChoice } from './tool-choice.ts';
 
@@ -58,14 +59,96 @@ const stopped = (
   end: { status: 'stopped', reason, endsRun },
 });
 
-/** Runs one model call of `turn`. */
+/**
+ * Runs one model call of `turn`, and records it (a `model-call` transcript record; with a
+ * tracer, its `chat` span, open from its first guarding hook to its answer).
+ */
 export async function runModelStep(run: RunState, turn: TurnState): Promise<ModelStepOutcome> {
+  let outcome: ModelStepOutcome | undefined;
+  let failure: unknown;
+  try {
+    outcome = await modelStep(run, turn);
+    return outcome;
+  } catch (error) {
+    failure = error;
+    throw error;
+  } finally {
+    if (run.modelCallStart !== undefined) finishModelCall(run, turn, outcome, failure);
+  }
+}
+
+function finishModelCall(
+  run: RunState,
+  turn: TurnState,
+  outcome: ModelStepOutcome | undefined,
+  failure: unknown,
+): void {
+  const startTime = run.modelCallStart ?? Date.now();
+  run.modelCallStart = undefined;
+  const model = run.calledModel;
+  let end: ModelCallEnd;
+  if (outcome === undefined) {
+    end =
+      failure instanceof CancelledError || run.signal.aborted
+        ? { status: 'cancelled', model }
+        : {
+            status: 'failed',
+            model,
+            reason: failure instanceof Error ? failure.message : String(failure),
+          };
+  } else if (outcome.kind === 'accepted') {
+    end = {
+      status: model === undefined ? 'synthetic' : 'answered',
+      model,
+      finishReason: outcome.finishReason,
+      usage: outcome.response.usage,
+      responseId: outcome.response.id,
+    };
+  } else if (outcome.kind === 'retry') {
+    end = { status: 'retried', model };
+  } else {
+    const { status, reason, endsRun } = outcome.end;
+    end = {
+      status:
+        status === 'failed'
+          ? 'failed'
+          : status === 'cancelled'
+            ? 'cancelled'
+            : endsRun
+              ? 'stopped'
+              : 'denied',
+      model,
+      reason,
+      finishReason: outcome.end.failure?.finishReason,
+    };
+  }
+  run.record({
+    type: 'model-call',
+    turn: turn.number,
+    modelCall: run.budget.used,
+    ...(model === undefined ? {} : { provider: model.provider, model: model.modelId }),
+    status: end.status,
+    ...(end.finishReason === undefined ? {} : { finishReason: end.finishReason }),
+    ...(end.usage === undefined ? {} : { usage: end.usage }),
+    ...(end.reason === undefined ? {} : { reason: end.reason }),
+    durationMs: Date.now() - startTime,
+    time: new Date(startTime).toISOString(),
+  });
+  const span = run.modelCallSpan;
+  if (span !== undefined) {
+    run.modelCallSpan = undefined;
+    endModelCallSpan(span, end);
+  }
+}
+
+async function modelStep(run: RunState, turn: TurnState): Promise<ModelStepOutcome> {
   const { config, hooks, observed, context } = run;
   run.throwIfCancelled();
   if (!run.budget.take()) return budgetExhausted(run);
   const modelCall = run.budget.used;
   context.setTurn(modelCall);
   run.emit({ type: 'step-start', turn: turn.number, modelCall });
+  startModelCall(run, modelCall);
 
   const history = run.session.history;
   let request: ModelRequest = baseRequest(run);
@@ -145,6 +228,7 @@ export async function runModelStep(run: RunState, turn: TurnState): Promise<Mode
       }
     }
     run.previousModel = model;
+    run.calledModel = model;
     const called = run.streaming
       ? await callStreaming(run, model, request, modelCall)
       : await callBlocking(run, model, request);
@@ -259,6 +343,21 @@ export async function runModelStep(run: RunState, turn: TurnState): Promise<Mode
 }
 
 const emptyPrompt: Message = { speaker: 'human', blocks: [] };
+
+/** Marks the start of a model call (and, with a tracer, opens its span). */
+function startModelCall(run: RunState, modelCall: number): void {
+  run.modelCallStart = Date.now();
+  run.calledModel = undefined;
+  const tracer = run.config.tracer;
+  if (tracer !== undefined)
+    run.modelCallSpan = startModelCallSpan(
+      tracer,
+      run.turnSpan ?? run.session.span,
+      run.config.model,
+      run.session.info.sessionId,
+      modelCall,
+    );
+}
 
 function baseRequest(run: RunState): ModelRequest {
   const { config } = run;

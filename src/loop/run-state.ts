@@ -17,6 +17,9 @@ import type { ToolRegistry } from './tool-registry.ts';
 import type { SessionLock } from './session-lock.ts';
 import type { AgentPermissions } from './permission-step.ts';
 import type { TranscriptRecord, TranscriptWriter } from './transcript.ts';
+import type { ObservedHookRun } from '../events/observed-hook-run.ts';
+import { traceHookRun } from './run-telemetry.ts';
+import type { LoopSpan, LoopTracer } from './tracer.ts';
 
 /** The agent's options with every default applied. */
 export interface AgentConfig {
@@ -32,6 +35,8 @@ export interface AgentConfig {
   readonly closingHookBudgetMs: number;
   /** The permission layer; `undefined`: every call runs (see `AgentPermissions`). */
   readonly permissions: AgentPermissions | undefined;
+  /** Where spans go; none by default (no span is built). */
+  readonly tracer: LoopTracer | undefined;
 }
 
 /** What a session keeps between runs. */
@@ -50,6 +55,28 @@ export interface SessionState {
   pendingContext: string | undefined;
   /** Reports raised before a run existed (SessionStart, resume warnings), emitted by the next run. */
   readonly pendingReports: HookReport[];
+  /** The session's span, open from `openSession` to `close` (with a tracer). */
+  readonly span: LoopSpan | undefined;
+}
+
+/**
+ * Records a hook run outside any run (SessionStart, SessionEnd): in the transcript, and as a span
+ * under the session's.
+ */
+export function recordSessionHookRun(
+  config: AgentConfig,
+  session: SessionState,
+  observed: ObservedHookRun,
+): void {
+  session.transcript.append({
+    type: 'hook-run',
+    turn: 0,
+    modelCall: 0,
+    run: observed,
+    time: new Date(observed.startTime).toISOString(),
+  });
+  if (config.tracer !== undefined && session.span !== undefined)
+    traceHookRun(config.tracer, session.span, observed);
 }
 
 /** How a turn (and possibly the run) ended. */
@@ -123,6 +150,15 @@ export class RunState {
   lastAnswer = '';
   /** The turn currently running (0 between turns). */
   currentTurn = 0;
+  /** When the model call in progress started (ms since the epoch); undefined between calls. */
+  modelCallStart: number | undefined;
+  /** The model the call in progress went to; undefined until called (or when a hook answered). */
+  calledModel: LanguageModel | undefined;
+  /** With a tracer: the spans open now, innermost last, that hook runs nest under. */
+  turnSpan: LoopSpan | undefined;
+  modelCallSpan: LoopSpan | undefined;
+  /** With a tracer: the open tool-call spans by call id (tool calls run concurrently). */
+  readonly toolSpans = new Map<string, LoopSpan>();
 
   constructor(config: AgentConfig, session: SessionState, streaming: boolean) {
     this.config = config;
@@ -142,7 +178,33 @@ export class RunState {
       report: (report) => {
         this.report(report);
       },
+      recordHookRun: (observed) => {
+        this.recordHookRun(observed);
+      },
     });
+  }
+
+  /**
+   * Records a hook run: a `hook-run` transcript record and, with a tracer, a span under the
+   * innermost open span it belongs to (its tool call's, else the model call's, the turn's, the
+   * session's).
+   */
+  recordHookRun(observed: ObservedHookRun): void {
+    this.record({
+      type: 'hook-run',
+      turn: this.currentTurn,
+      modelCall: this.budget.used,
+      run: observed,
+      time: new Date(observed.startTime).toISOString(),
+    });
+    const tracer = this.config.tracer;
+    if (tracer === undefined) return;
+    const parent =
+      (observed.toolCallId === undefined ? undefined : this.toolSpans.get(observed.toolCallId)) ??
+      this.modelCallSpan ??
+      this.turnSpan ??
+      this.session.span;
+    if (parent !== undefined) traceHookRun(tracer, parent, observed);
   }
 
   emit(event: RunEvent): void {
@@ -232,6 +294,9 @@ export class RunState {
       scratchpad: this.#scratchpad,
       report: (report) => {
         this.report(report);
+      },
+      recordHookRun: (observed) => {
+        this.recordHookRun(observed);
       },
     });
     context.setTurn(this.context.turn);

@@ -7,6 +7,7 @@ import type { SessionEndReason } from '../events/index.ts';
 import { LoopError } from './loop-error.ts';
 import type { RunEvent, RunHandle, RunResult, RunStatus } from './run-events.ts';
 import {
+  recordSessionHookRun,
   RunState,
   settleWithinBudget,
   type AgentConfig,
@@ -198,6 +199,11 @@ export class Session {
     this.#state.transcript.append({ type: 'session-end', reason, time: now() });
     await this.#state.transcript.close();
     await this.#state.lock.release();
+    const span = this.#state.span;
+    if (span !== undefined) {
+      span.setAttributes({ 'hookwire.session.end_reason': reason });
+      span.end();
+    }
   }
 
   /** @internal Fires SessionStart; its context waits for the first prompt. */
@@ -225,6 +231,9 @@ export class Session {
       session: this.#state.info,
       report: (report) => {
         this.#recordReport(report);
+      },
+      recordHookRun: (observed) => {
+        recordSessionHookRun(this.#config, this.#state, observed);
       },
     });
   }

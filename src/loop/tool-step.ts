@@ -20,6 +20,8 @@ import type { HookContext } from '../events/context.ts';
 import type { InvalidToolCallReason, ToolCallEvent } from '../events/index.ts';
 import { CancelledError, LoopError } from './loop-error.ts';
 import type { RunState, TurnEnd, TurnState } from './run-state.ts';
+import { endToolCallSpan, startToolCallSpan, type ToolCallStatus } from './run-telemetry.ts';
+import type { LoopSpan } from './tracer.ts';
 import { ToolRegistry } from './tool-registry.ts';
 import { checkPermission } from './permission-step.ts';
 
@@ -320,7 +322,49 @@ function diagnose(
   return { args };
 }
 
+/**
+ * Runs one call (`executeCallBody`) and records it: a `tool-call` transcript record and, with a
+ * tracer, its `execute_tool` span, open from its PreToolUse hooks to its PostToolUse hooks.
+ */
 async function executeCall(run: RunState, plan: Plan): Promise<CallOutcome> {
+  const startTime = Date.now();
+  const { id, name } = plan.call;
+  const tracer = run.config.tracer;
+  let span: LoopSpan | undefined;
+  if (tracer !== undefined) {
+    span = startToolCallSpan(tracer, run.turnSpan ?? run.session.span, name, id);
+    run.toolSpans.set(id, span);
+  }
+  let status: ToolCallStatus = 'error';
+  let error: string | undefined;
+  try {
+    const outcome = await executeCallBody(run, plan);
+    error = outcome.block.error;
+    status = outcome.skipped ? 'skipped' : error === undefined ? 'ok' : 'error';
+    return outcome;
+  } catch (thrown) {
+    error = thrown instanceof Error ? thrown.message : String(thrown);
+    throw thrown;
+  } finally {
+    run.record({
+      type: 'tool-call',
+      turn: run.currentTurn,
+      modelCall: run.budget.used,
+      toolCallId: id,
+      toolName: name,
+      status,
+      ...(error === undefined ? {} : { error }),
+      durationMs: Date.now() - startTime,
+      time: new Date(startTime).toISOString(),
+    });
+    if (span !== undefined) {
+      run.toolSpans.delete(id);
+      endToolCallSpan(span, status, error);
+    }
+  }
+}
+
+async function executeCallBody(run: RunState, plan: Plan): Promise<CallOutcome> {
   const { hooks, observed, context } = run;
   const call = plan.call;
   let args = plan.args;

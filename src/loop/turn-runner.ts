@@ -19,6 +19,7 @@
 import { textOf, type ContentBlock } from '../content/index.ts';
 import { CancelledError } from './loop-error.ts';
 import { runModelStep } from './model-step.ts';
+import { endTurnSpan, startTurnSpan } from './run-telemetry.ts';
 import { settleWithinBudget, type RunState, type TurnEnd, type TurnState } from './run-state.ts';
 import { runToolStep } from './tool-step.ts';
 
@@ -31,6 +32,15 @@ export async function runTurn(run: RunState, prompt: string): Promise<TurnEnd> {
   run.currentTurn = number;
   run.emit({ type: 'turn-start', turn: number, prompt });
   run.record({ type: 'turn-start', turn: number, prompt, time: now() });
+  const tracer = run.config.tracer;
+  if (tracer !== undefined)
+    run.turnSpan = startTurnSpan(
+      tracer,
+      session.span,
+      session.info.sessionId,
+      run.config.agentName,
+      number,
+    );
   const turn: TurnState = {
     number,
     prompt,
@@ -53,6 +63,10 @@ export async function runTurn(run: RunState, prompt: string): Promise<TurnEnd> {
   }
   if (end.status === 'cancelled' && !turn.stopCompleted) await fireInterrupt(run, turn);
   if (end.status === 'failed') await fireStopFailure(run, turn, end);
+  if (run.turnSpan !== undefined) {
+    endTurnSpan(run.turnSpan, end.status, end.reason);
+    run.turnSpan = undefined;
+  }
   const result = run.lastAnswer;
   run.record(
     end.reason === undefined

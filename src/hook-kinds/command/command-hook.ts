@@ -17,6 +17,7 @@ import {
   type OutcomeReasons,
 } from '../../events/index.ts';
 import type { AgentHook } from '../../hooks/agent-hook.ts';
+import type { ObservedHookRun } from '../../events/observed-hook-run.ts';
 import type { HookRunRecord } from './hook-run.ts';
 import { runHookGroup, type HookGroupRun, type HookProcessOptions } from './run-hook-group.ts';
 import type { CommandRunner } from './runner/index.ts';
@@ -84,6 +85,13 @@ export function commandHookForGroup(
       ...(options.killGraceMs === undefined ? {} : { killGraceMs: options.killGraceMs }),
       ...(options.onHookRun === undefined ? {} : { onHookRun: options.onHookRun }),
       ...(options.confinement === undefined ? {} : { confinement: options.confinement }),
+      ...(context.recordHookRun === undefined
+        ? {}
+        : {
+            onObservedRun: (observed: ObservedHookRun) => {
+              context.recordHookRun?.(observed);
+            },
+          }),
     });
     options.onGroupRun?.(group, run);
     const combined = run.combined;

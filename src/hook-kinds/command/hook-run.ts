@@ -2,6 +2,7 @@
  * One command hook's run, as reported to `hookwire hooks fire`, `stream-json` and the
  * `onHookRun` callback, and its interpretation under the protocol of the design brief.
  */
+import type { HookRunDecision } from '../../events/observed-hook-run.ts';
 import {
   decodeHookOutput,
   externalSide,
@@ -146,6 +147,38 @@ export function interpretRun(
   if (denial !== undefined)
     return { hook, record: { ...base, status: 'blocked', detail: denial }, output, denial };
   return { hook, record: { ...base, status: 'ok' }, output };
+}
+
+const REWRITE_FIELDS = [
+  'tool_input',
+  'updatedInput',
+  'llm_request',
+  'llm_response',
+  'toolChoice',
+  'updatedToolOutput',
+] as const;
+
+/**
+ * What one run decided on its own, for records and spans: a stop (`continue: false`, or a
+ * fail-closed failure where the event can only stop) before a denial, a denial before a rewrite,
+ * a rewrite before added context; anything else lets the action through (`allow`), failures that
+ * fail open included.
+ */
+export function decisionOf(event: HookEventName, outcome: HookRunOutcome): HookRunDecision {
+  const can = externalSide(event).can;
+  const output = outcome.output;
+  if (output?.continue === false && can.stop) return 'stop';
+  if (outcome.denial !== undefined) {
+    // A denial where the event has none stands for its fail-closed meaning (no tools, a stop).
+    if (can.deny || can.failClosed === 'deny' || can.failClosed === 'no-tools') return 'deny';
+    return can.failClosed === 'stop' ? 'stop' : 'allow';
+  }
+  const specific = output?.hookSpecificOutput as Readonly<Record<string, unknown>> | undefined;
+  if (specific !== undefined && REWRITE_FIELDS.some((field) => specific[field] !== undefined))
+    return 'rewrite';
+  if (specific?.['additionalContext'] !== undefined) return 'context';
+  if (outcome.text !== undefined && can.textIsContext) return 'context';
+  return 'allow';
 }
 
 function deniedBy(event: HookEventName, output: HookOutput, label: string): string | undefined {

@@ -4,9 +4,10 @@
  * before it. Either way the outcomes are combined in configuration order.
  */
 import { externalSide } from '../../events/index.ts';
+import { boundedText, type ObservedHookRun } from '../../events/observed-hook-run.ts';
 import { combineOutcomes, type CombinedOutcome } from './combine-outcomes.ts';
 import { encodeHookPayload, type HookPayloadEncoding } from '../../wire/index.ts';
-import { interpretRun, type HookRunOutcome, type HookRunRecord } from './hook-run.ts';
+import { decisionOf, interpretRun, type HookRunOutcome, type HookRunRecord } from './hook-run.ts';
 import type { CommandResult, CommandRunner } from './runner/index.ts';
 import type { CommandHookConfig, HookGroupConfig } from '../settings/index.ts';
 import { confineCommand, credentialVariables } from './process-confinement.ts';
@@ -24,6 +25,13 @@ export interface HookGroupRunOptions {
   readonly onHookRun?: (record: HookRunRecord) => void;
   /** How hooks with `"environment": "scrubbed"` or `"sandbox": true` are confined. */
   readonly confinement?: HookProcessOptions;
+  /**
+   * Called once per hook run with its observation (decision, timing, bounded payload and
+   * answer): what the loop records in the transcript and traces. Built only when given.
+   */
+  readonly onObservedRun?: (run: ObservedHookRun) => void;
+  /** The dialect the group's settings were written for, in observations. Default `hookwire`. */
+  readonly dialect?: string;
 }
 
 export interface HookGroupRun {
@@ -83,12 +91,14 @@ function hookEnvironment(options: HookGroupRunOptions): Record<string, string> {
 async function runOne(
   group: HookGroupConfig,
   index: number,
+  payload: Payload,
   input: HookPayloadEncoding,
   options: HookGroupRunOptions,
   env: Record<string, string>,
 ): Promise<HookRunOutcome> {
   const hook = group.hooks[index];
   if (hook === undefined) throw new RangeError(`group ${group.path} has no hook ${index}`);
+  const startTime = Date.now();
   const result = !input.ok
     ? notStarted(input.problem)
     : await options.runner.run({
@@ -102,6 +112,8 @@ async function runOne(
       });
   const outcome = interpretRun(group.event, group.registeredAs, hook, result);
   options.onHookRun?.(outcome.record);
+  if (options.onObservedRun !== undefined)
+    options.onObservedRun(observe(group, payload, outcome, result, input, startTime, options));
   return outcome;
 }
 
@@ -117,6 +129,41 @@ function notStarted(problem: string): CommandResult {
     durationMs: 0,
     termination: 'spawn-error',
     spawnError: problem,
+  };
+}
+
+function observe(
+  group: HookGroupConfig,
+  payload: Payload,
+  outcome: HookRunOutcome,
+  result: CommandResult,
+  input: HookPayloadEncoding,
+  startTime: number,
+  options: HookGroupRunOptions,
+): ObservedHookRun {
+  const { record } = outcome;
+  const toolCallId =
+    typeof payload['tool_call_id'] === 'string' ? payload['tool_call_id'] : undefined;
+  const reason = outcome.denial ?? record.detail;
+  return {
+    event: group.registeredAs,
+    hook: record.name,
+    kind: 'command',
+    dialect: options.dialect ?? 'hookwire',
+    ...(group.matcherSource === '' ? {} : { matcher: group.matcherSource }),
+    decision: decisionOf(group.event, outcome),
+    status: record.status,
+    ...(reason === undefined ? {} : { reason }),
+    startTime,
+    durationMs: result.durationMs,
+    exitCode: record.exitCode,
+    signal: record.signal,
+    timedOut: result.termination === 'timeout',
+    failedClosed: record.status === 'failed-closed',
+    ...(toolCallId === undefined ? {} : { toolCallId }),
+    payload: boundedText(input.ok ? input.text : input.problem),
+    ...(result.stdout === '' ? {} : { answer: boundedText(result.stdout) }),
+    ...(result.stderr === '' ? {} : { stderr: boundedText(result.stderr) }),
   };
 }
 
@@ -148,13 +195,13 @@ export async function runHookGroup(
     // Serialised once for every hook of the group: they all see the same input.
     const input = encodeHookPayload(payload);
     outcomes = await Promise.all(
-      group.hooks.map((_, index) => runOne(group, index, input, options, env)),
+      group.hooks.map((_, index) => runOne(group, index, payload, input, options, env)),
     );
   } else {
     outcomes = [];
     let current = payload;
     for (let index = 0; index < group.hooks.length; index++) {
-      const outcome = await runOne(group, index, encodeHookPayload(current), options, env);
+      const outcome = await runOne(group, index, current, encodeHookPayload(current), options, env);
       outcomes.push(outcome);
       current = rewrittenPayload(group, current, outcome);
     }
