@@ -117,6 +117,11 @@ export function createProgram(): Command {
         .choices(['on', 'off'])
         .default('on'),
     )
+    .option(
+      '--otel',
+      "export the run's spans over OTLP/HTTP, configured by the OTEL_EXPORTER_OTLP_* variables (default: on when OTEL_EXPORTER_OTLP_ENDPOINT or OTEL_EXPORTER_OTLP_TRACES_ENDPOINT is set)",
+    )
+    .option('--no-otel', 'do not export spans, whatever the OTEL_* variables say')
     .addHelpText(
       'after',
       '\nExit status: 0 completed; 1 failed, stopped, budget exhausted, or a configuration error; 130 cancelled (143 by SIGTERM, 129 by SIGHUP).\nCtrl-C cancels the current turn (Interrupt hooks fire) and exits 130 once the session is closed; a second Ctrl-C exits at once. SIGTERM and SIGHUP cancel the same way.',
