@@ -44,9 +44,37 @@ beforeAll(async () => {
 }, 60_000);
 
 afterAll(async () => {
-  await browser?.close();
+  await browser.close();
   await rm(sandbox.root, { recursive: true, force: true });
 });
+
+interface DrawnRow {
+  readonly index: number;
+  readonly decision: string | null;
+  readonly status: string | null;
+  readonly hook: string | null;
+  readonly text: string | null;
+  readonly visible: boolean;
+}
+
+/** Every drawn hook-run row, read through locators (the page's own attributes and text). */
+async function rowsOf(page: Page): Promise<DrawnRow[]> {
+  const rows = page.locator('[data-hook-run]');
+  const count = await rows.count();
+  return Promise.all(
+    Array.from({ length: count }, async (_, position) => {
+      const row = rows.nth(position);
+      return {
+        index: Number(await row.getAttribute('data-hook-run')),
+        decision: await row.getAttribute('data-decision'),
+        status: await row.getAttribute('data-status'),
+        hook: await row.getAttribute('data-hook'),
+        text: await row.textContent(),
+        visible: await row.isVisible(),
+      };
+    }),
+  );
+}
 
 async function open(): Promise<{ page: Page; requests: string[]; errors: string[] }> {
   const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
@@ -81,14 +109,7 @@ describe('hookwire trace in Chromium', () => {
 
   it('draws every hook run of the session with its decision and status, and loads nothing from outside', async () => {
     const { page, requests, errors } = await open();
-    const drawn = await page.$$eval('[data-hook-run]', (rows) =>
-      rows.map((row) => ({
-        index: Number(row.getAttribute('data-hook-run')),
-        decision: row.getAttribute('data-decision'),
-        status: row.getAttribute('data-status'),
-        text: row.textContent,
-      })),
-    );
+    const drawn = await rowsOf(page);
     expect(drawn.map((row) => row.index).sort((a, b) => a - b)).toEqual(
       hookRuns.map((_, index) => index),
     );
@@ -98,12 +119,14 @@ describe('hookwire trace in Chromium', () => {
       expect(row.text).toContain(record.run.hook);
       expect(row.text).toContain(record.run.decision);
     }
-    const visible = await page.$$eval('[data-hook-run]', (rows) =>
-      rows.every(
-        (row) => (row as HTMLElement).offsetWidth > 0 && row.querySelector('.bar') !== null,
-      ),
+    const rows = page.locator('[data-hook-run]');
+    const visible = await Promise.all(
+      drawn.map(async (_, index) => {
+        const box = await rows.nth(index).locator('.bar').boundingBox();
+        return box !== null && box.width > 0;
+      }),
     );
-    expect(visible).toBe(true);
+    expect(visible.every(Boolean)).toBe(true);
     expect(errors).toEqual([]);
     expect(requests).toEqual([`file://${htmlFile}`]);
     await page.screenshot({ path: join(ARTIFACTS, 'trace.png'), fullPage: true });
@@ -112,9 +135,7 @@ describe('hookwire trace in Chromium', () => {
 
   it('lists the denials and failures, and a click explains one with its payload and answer', async () => {
     const { page } = await open();
-    const listed = await page.$$eval('#problems li', (items) =>
-      items.map((item) => item.textContent),
-    );
+    const listed = await page.locator('#problems li').allTextContents();
     expect(listed).toHaveLength(
       hookRuns.filter((record) => record.run.decision === 'deny' || record.run.status !== 'ok')
         .length,
@@ -157,12 +178,8 @@ describe('hookwire trace in Chromium', () => {
 
   it('filters to the denials, then to the failures', async () => {
     const { page } = await open();
-    const shown = () =>
-      page.$$eval('[data-hook-run]', (rows) =>
-        rows
-          .filter((row) => !(row as HTMLElement).hidden)
-          .map((row) => row.getAttribute('data-hook')),
-      );
+    const shown = async () =>
+      (await rowsOf(page)).filter((row) => row.visible).map((row) => row.hook);
     await page.click('button[data-filter="denials"]');
     expect((await shown()).sort()).toEqual(['guard', 'slow-guard', 'slow-guard']);
     await page.click('button[data-filter="failures"]');

@@ -15,6 +15,7 @@ const STYLE = String.raw`
   --failure:#ef6c00; --model:#607d8b; --tool:#8d6e63; --ink:#1c1f23; --muted:#5f6b76;
   --line:#e3e7eb; --bg:#f7f8fa; font-family: system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; }
 * { box-sizing: border-box; }
+[hidden] { display: none !important; }
 body { margin: 0; color: var(--ink); background: var(--bg); font-size: 13px; }
 header { padding: 14px 20px 8px; background: #fff; border-bottom: 1px solid var(--line); }
 h1 { font-size: 17px; margin: 0 0 4px; font-weight: 600; }
