@@ -21,7 +21,7 @@ import {
   type SpanExporter,
 } from '@opentelemetry/sdk-trace';
 import { compare } from './harness.ts';
-import { HookStack } from '../src/hooks/hook-stack.ts';
+import { HookStack } from '../src/hooks/stack/hook-stack.ts';
 import { createAgent, ToolRegistry, type LoopTracer } from '../src/loop/index.ts';
 import { otelTracer } from '../src/otel.ts';
 import { createScriptedModel, type ScriptedTurn } from '../src/testing.ts';
