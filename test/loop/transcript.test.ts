@@ -40,8 +40,8 @@ describe.each(SURFACES)('sessions and transcripts ($name)', ({ streaming }) => {
       'message',
       // The tool's own result (the logging hook observes PostToolUse), then the reviewed one.
       'tool-result',
-      'tool-result',
       'tool-call',
+      'tool-result',
       'message',
       'model-call',
       'message',
