@@ -27,11 +27,18 @@ export interface Sandbox {
  * Creates a sandbox under the system temporary directory. Call it inside a test: the sandbox,
  * with everything the test and its hooks wrote there, is removed when that test finishes.
  */
-export async function createSandbox(): Promise<Sandbox> {
+export async function createSandbox(
+  options: {
+    /** false for a sandbox shared by a file's tests (made in `beforeAll`): the caller removes `root` in `afterAll`. */
+    readonly removeAfterTest?: boolean;
+  } = {},
+): Promise<Sandbox> {
   const root = await mkdtemp(join(tmpdir(), 'hookwire-cli-'));
-  onTestFinished(async () => {
-    await rm(root, { recursive: true, force: true });
-  });
+  if (options.removeAfterTest !== false) {
+    onTestFinished(async () => {
+      await rm(root, { recursive: true, force: true });
+    });
+  }
   const home = join(root, 'home');
   const project = join(root, 'project');
   await mkdir(home, { recursive: true });

@@ -14,7 +14,7 @@ import { runKnownSession } from './known-session.ts';
 let sandbox: Sandbox;
 const sessions: string[] = [];
 beforeAll(async () => {
-  sandbox = await createSandbox();
+  sandbox = await createSandbox({ removeAfterTest: false });
   for (let count = 0; count < 2; count++) {
     const { outcome, sessionId } = await runKnownSession(sandbox);
     expect(outcome.code).toBe(0);

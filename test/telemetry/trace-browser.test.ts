@@ -26,7 +26,7 @@ beforeAll(async () => {
     throw new Error(
       `${CHROMIUM} is missing: install Debian's chromium (apt-get install -y chromium), as .ci/run does`,
     );
-  sandbox = await createSandbox();
+  sandbox = await createSandbox({ removeAfterTest: false });
   const { outcome, sessionId } = await runKnownSession(sandbox);
   expect(outcome.code).toBe(0);
   const { records } = await readTranscript(
