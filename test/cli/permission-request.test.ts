@@ -4,69 +4,24 @@
  * (JSON `decision` and exit 2) and rewrites a third (`updatedInput`), with effects on real files;
  * without a deciding hook a headless run still denies and fires a `permission_prompt` Notification.
  */
-import { readFile, rm, stat } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
-  callTool,
   createSandbox,
-  jsonLines,
   readLog,
   runCli,
-  say,
   settingsWith,
   writeHookScript,
   writeJson,
-  writeScript,
+  runToolCalls,
   LOGGER_HOOK,
   type Sandbox,
 } from './support.ts';
 
-const roots: string[] = [];
-afterEach(async () => {
-  await Promise.all(roots.splice(0).map((root) => rm(root, { recursive: true, force: true })));
-});
-
-async function sandboxed(): Promise<Sandbox> {
-  const sandbox = await createSandbox();
-  roots.push(sandbox.root);
-  return sandbox;
-}
-
-interface ToolResult {
-  toolName: string;
-  result: unknown;
-  error?: string;
-}
-
-async function runTools(
-  sandbox: Sandbox,
-  calls: readonly [string, unknown][],
-): Promise<{ results: ToolResult[]; code: number | null; stderr: string }> {
-  const script = await writeScript(join(sandbox.root, 'model.jsonl'), [
-    ...calls.map(([name, args], index) => callTool(`c${index}`, name, args)),
-    say('done'),
-  ]);
-  const outcome = await runCli(
-    [
-      'run',
-      'go',
-      '--model',
-      `scripted:${script}`,
-      '--cwd',
-      sandbox.project,
-      '--permission-mode',
-      'default',
-      '--output-format',
-      'stream-json',
-    ],
-    { env: sandbox.env },
-  );
-  const results = jsonLines(outcome.stdout)
-    .filter((line) => line['type'] === 'tool-result')
-    .map((line) => line as unknown as ToolResult);
-  return { results, code: outcome.code, stderr: outcome.stderr };
-}
+/** Every call of these tests runs under `--permission-mode default`. */
+const runTools = (sandbox: Sandbox, calls: readonly [string, unknown][]) =>
+  runToolCalls(sandbox, calls, ['--permission-mode', 'default']);
 
 /** Decides by the asked path: allow, deny (JSON), deny (exit 2), rewrite; logs every payload. */
 const DECIDER_HOOK = `
@@ -93,7 +48,7 @@ const exists = (path: string) =>
 
 describe('PermissionRequest command hooks (end to end)', () => {
   it('allow writes, deny and exit 2 do not, updatedInput writes where the rewrite says, a rewrite into a denied path is refused', async () => {
-    const sandbox = await sandboxed();
+    const sandbox = await createSandbox();
     const log = join(sandbox.root, 'requests.log');
     const decider = await writeHookScript(sandbox.project, 'decide.mjs', DECIDER_HOOK, [log]);
     await writeJson(join(sandbox.project, '.hookwire', 'settings.json'), {
@@ -151,7 +106,7 @@ describe('PermissionRequest command hooks (end to end)', () => {
   });
 
   it('a hook that has no opinion leaves the headless default: denied, and a permission_prompt Notification fires', async () => {
-    const sandbox = await sandboxed();
+    const sandbox = await createSandbox();
     const requests = join(sandbox.root, 'requests.log');
     const notifications = join(sandbox.root, 'notifications.log');
     const silent = await writeHookScript(sandbox.project, 'log.mjs', LOGGER_HOOK, [requests]);
@@ -175,7 +130,7 @@ describe('PermissionRequest command hooks (end to end)', () => {
   });
 
   it('hooks fire PermissionRequest reports the combined decision with the rewrite', async () => {
-    const sandbox = await sandboxed();
+    const sandbox = await createSandbox();
     const hook = await writeHookScript(sandbox.project, 'allow.mjs', ANSWER_ALLOW_REWRITE);
     await writeJson(
       join(sandbox.project, '.hookwire', 'settings.json'),

@@ -196,3 +196,44 @@ export function jsonLines(stdout: string): Record<string, unknown>[] {
     .filter((line) => line.trim() !== '')
     .map((line) => JSON.parse(line) as Record<string, unknown>);
 }
+
+/** A `tool-result` line of `--output-format stream-json`. */
+export interface ToolResult {
+  toolName: string;
+  result: unknown;
+  error?: string;
+}
+
+/**
+ * Runs `calls` (one model turn each, then a final answer) through `hookwire run` with a scripted
+ * model and `extra` flags, and returns every tool result the model saw.
+ */
+export async function runToolCalls(
+  sandbox: Sandbox,
+  calls: readonly [string, unknown][],
+  extra: readonly string[] = [],
+  env: NodeJS.ProcessEnv = sandbox.env,
+): Promise<{ results: ToolResult[]; code: number | null; stderr: string }> {
+  const script = await writeScript(join(sandbox.root, 'model.jsonl'), [
+    ...calls.map(([name, args], index) => callTool(`c${index}`, name, args)),
+    say('done'),
+  ]);
+  const outcome = await runCli(
+    [
+      'run',
+      'go',
+      '--model',
+      `scripted:${script}`,
+      '--cwd',
+      sandbox.project,
+      '--output-format',
+      'stream-json',
+      ...extra,
+    ],
+    { env },
+  );
+  const results = jsonLines(outcome.stdout)
+    .filter((line) => line['type'] === 'tool-result')
+    .map((line) => line as unknown as ToolResult);
+  return { results, code: outcome.code, stderr: outcome.stderr };
+}
