@@ -12,6 +12,7 @@
  */
 import { resolve } from 'node:path';
 import type { AgentHook } from '../hooks/agent-hook.ts';
+import type { AgentPermissions, PermissionMode } from '../hooks/permissions/index.ts';
 import { HookStack, type HookStackOptions } from '../hooks/stack/hook-stack.ts';
 import { createCommandHooks } from './command/create-command-hooks.ts';
 import type { CommandHookOptions } from './command/command-hook.ts';
@@ -54,6 +55,25 @@ export async function projectTrust(options: {
 }
 
 /** Which settings a hook session loads (`hookwire hooks list` and `validate` read the same). */
+/**
+ * The permission layer the settings ask for: on when a settings file has `permissions` or a mode
+ * is given (`mode`: `hookwire run --permission-mode` or the embedding's `permissionMode`, which
+ * overrides `permissions.defaultMode`); `undefined` otherwise, and every call runs as before
+ * rules existed. The one place `hookwire run` and the embeddings derive it.
+ */
+export function settingsPermissions(
+  settings: EffectiveSettings,
+  mode?: PermissionMode,
+): AgentPermissions | undefined {
+  const { permissions } = settings;
+  const effective = mode ?? permissions.defaultMode?.value;
+  if (!permissions.configured && effective === undefined) return undefined;
+  return {
+    rules: { allow: permissions.allow, deny: permissions.deny, ask: permissions.ask },
+    mode: effective ?? 'default',
+  };
+}
+
 export interface HookSettingsOptions {
   /** The project directory: its `.hookwire/` settings load and hooks run there. */
   readonly projectDir: string;
