@@ -7,7 +7,14 @@ import { randomUUID } from 'node:crypto';
 import type { FinishReason, GenerationSettings, LanguageModel, Message } from '../content/index.ts';
 import type { AgentHook, Awaitable } from '../hooks/agent-hook.ts';
 import type { HookReport, SessionInfo } from '../events/context.ts';
-import { HOOK_METHOD, STEP_EVENT_KINDS, type HookEventKind } from '../events/index.ts';
+import {
+  EVENT_DEFINITIONS,
+  HOOK_METHOD,
+  STEP_EVENT_KINDS,
+  type EventMap,
+  type HookEventKind,
+} from '../events/index.ts';
+import type { HookContext } from '../events/context.ts';
 import { RunHookContext } from '../hooks/hook-context.ts';
 import { Scratchpad } from '../events/index.ts';
 import { ModelCallBudget } from './budgets.ts';
@@ -122,10 +129,42 @@ export function observedKinds(hooks: AgentHook): Readonly<Record<HookEventKind, 
   const table = {} as Record<HookEventKind, boolean>;
   for (let index = 0; index < KIND_COUNT; index++) {
     const kind = STEP_EVENT_KINDS[index] as HookEventKind;
-    table[kind] =
-      typeof hooks[HOOK_METHOD[kind]] === 'function' && (hooks.observes?.(kind) ?? true);
+    table[kind] = observesKind(hooks, kind);
   }
   return table;
+}
+
+/** True when the hook implements the method of `kind` and its `observes(kind)` is not false. */
+export function observesKind(hooks: AgentHook, kind: HookEventKind): boolean {
+  return typeof hooks[HOOK_METHOD[kind]] === 'function' && (hooks.observes?.(kind) ?? true);
+}
+
+/** The answer of the hook's method for `kind`. */
+export type HookAnswer<Kind extends HookEventKind> = EventMap[Kind]['answer'];
+/** The action of `kind`, once settled. */
+export type HookAction<Kind extends HookEventKind> = Awaited<HookAnswer<Kind>>;
+
+/**
+ * Calls the hook's method for `kind` when the hook observes it, building the event only then;
+ * `undefined` when it does not. The one guard every fire site goes through (`RunState.fire`,
+ * `RunState.fireClosing`, the session's SessionStart and SessionEnd).
+ */
+export function callHook<Kind extends HookEventKind>(
+  hooks: AgentHook,
+  observed: boolean,
+  kind: Kind,
+  context: HookContext,
+  event: () => EventMap[Kind]['event'],
+): HookAnswer<Kind> | undefined {
+  if (!observed) return undefined;
+  const method = hooks[HOOK_METHOD[kind]] as
+    ((context: HookContext, event: EventMap[Kind]['event']) => HookAnswer<Kind>) | undefined;
+  return method?.call(hooks, context, event());
+}
+
+/** The name an event goes by in messages: its external name, else its kind. */
+export function eventLabel(kind: HookEventKind): string {
+  return EVENT_DEFINITIONS[kind].external?.name ?? kind;
 }
 
 export function isPromiseLike<T>(value: Awaitable<T>): value is Promise<T> {
@@ -242,6 +281,65 @@ export class RunState {
         ? { type: 'hook', event, outcome: action.kind }
         : { type: 'hook', event, outcome: action.kind, reason: action.reason },
     );
+  }
+
+  /**
+   * Fires `kind` through the run's hooks: when some hook observes it, builds the event, calls
+   * the hook, awaits its answer no longer than the run lives (`settle`) and reports the outcome
+   * on the event stream (`outcome` maps an answer without a `kind`, i.e. an invalid-tool-call
+   * deferral, to what is reported). Resolves to the action, or `undefined` when no hook observes
+   * the event (nothing is built, called or reported then).
+   */
+  async fire<Kind extends HookEventKind>(
+    kind: Kind,
+    event: () => EventMap[Kind]['event'],
+    outcome: (action: HookAction<Kind>) => {
+      readonly kind: string;
+      readonly reason?: string;
+    } = (action) => action as { readonly kind: string; readonly reason?: string },
+  ): Promise<HookAction<Kind> | undefined> {
+    const answer = callHook(this.hooks, this.observed[kind], kind, this.context, event);
+    if (answer === undefined) return undefined;
+    const action = (await this.settle(answer)) as HookAction<Kind>;
+    this.hookOutcome(kind, outcome(action));
+    return action;
+  }
+
+  /**
+   * Fires a closing event (Interrupt, StopFailure): with a fresh context whose signal fires after
+   * the closing-hook budget (the run's own may have fired), awaited within that budget; a hook
+   * that fails or does not answer in time is reported as a warning, never thrown.
+   */
+  async fireClosing<Kind extends HookEventKind>(
+    kind: Kind,
+    event: () => EventMap[Kind]['event'],
+  ): Promise<void> {
+    if (!this.observed[kind]) return;
+    const context = this.closingContext();
+    const answer = callHook(this.hooks, true, kind, context, event);
+    if (answer === undefined) return;
+    const settled = await settleWithinBudget(answer, context.signal);
+    if (settled.ok)
+      this.hookOutcome(kind, settled.value as { readonly kind: string; readonly reason?: string });
+    else
+      this.report({
+        level: 'warning',
+        text: `the ${eventLabel(kind)} hook did not complete: ${settled.error.message}`,
+        event: kind,
+      });
+  }
+
+  /**
+   * The hook's method for `kind`, bound, when it observes the event (else `undefined`): for the
+   * per-delta fire sites of a stream, which look it up once per model call and call it directly.
+   */
+  handler<Kind extends HookEventKind>(
+    kind: Kind,
+  ): ((context: HookContext, event: EventMap[Kind]['event']) => HookAnswer<Kind>) | undefined {
+    if (!this.observed[kind]) return undefined;
+    const method = this.hooks[HOOK_METHOD[kind]] as
+      ((context: HookContext, event: EventMap[Kind]['event']) => HookAnswer<Kind>) | undefined;
+    return method?.bind(this.hooks);
   }
 
   /** Throws a `CancelledError` when the run was cancelled. */
