@@ -12,8 +12,8 @@ import {
 } from '../../events/index.ts';
 import { guardStdoutProblem, parseHookStdout } from '../../wire/index.ts';
 import type { CommandResult } from './runner/index.ts';
-import type { CommandHookConfig } from '../settings/index.ts';
-import { formatDuration } from '../settings/index.ts';
+import type { CommandHookConfig } from '../settings/hook-config.ts';
+import { formatDuration } from '../settings/duration.ts';
 
 /**
  * `ok`: exited 0 and its output decoded. `blocked`: it denied (exit 2, or a JSON deny).
@@ -52,6 +52,15 @@ export interface HookRunOutcome {
   readonly denial?: string;
   /** A non-blocking problem to report as a warning. */
   readonly warning?: string;
+  /** What the hook was seen to print, and whether it ran out of time: for records and traces. */
+  readonly io?: HookRunIo;
+}
+
+/** The raw answer of one run, as observations (transcript records, spans) show it. */
+export interface HookRunIo {
+  readonly stdout: string;
+  readonly stderr: string;
+  readonly timedOut: boolean;
 }
 
 const NOT_FOUND = 127;
@@ -65,6 +74,20 @@ const BLOCKING_EXIT = 2;
  * which failure it was when the hook fails closed.
  */
 export function interpretRun(
+  event: HookEventName,
+  registeredAs: RegisteredEventName,
+  hook: CommandHookConfig,
+  result: CommandResult,
+): HookRunOutcome {
+  const io: HookRunIo = {
+    stdout: result.stdout,
+    stderr: result.stderr,
+    timedOut: result.termination === 'timeout',
+  };
+  return { ...interpretResult(event, registeredAs, hook, result), io };
+}
+
+function interpretResult(
   event: HookEventName,
   registeredAs: RegisteredEventName,
   hook: CommandHookConfig,

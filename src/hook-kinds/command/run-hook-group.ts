@@ -7,10 +7,10 @@ import { externalSide } from '../../events/index.ts';
 import { boundedText, type ObservedHookRun } from '../../events/observed-hook-run.ts';
 import { combineOutcomes, type CombinedOutcome } from './combine-outcomes.ts';
 import { encodeHookPayload, type HookPayloadEncoding } from '../../wire/index.ts';
+import { kindOf, type HookConfig } from '../registry.ts';
 import { decisionOf, interpretRun, type HookRunOutcome, type HookRunRecord } from './hook-run.ts';
 import type { CommandResult, CommandRunner } from './runner/index.ts';
-import type { CommandHookConfig, HookGroupConfig } from '../settings/index.ts';
-import { confineCommand, credentialVariables } from './process-confinement.ts';
+import type { HookGroupConfig } from '../settings/index.ts';
 
 export interface HookGroupRunOptions {
   readonly runner: CommandRunner;
@@ -55,29 +55,6 @@ export interface HookProcessOptions {
   readonly writableDirectories?: readonly string[];
 }
 
-/** The command the runner starts for `hook`: confined as its `environment` and `sandbox` ask. */
-function confineHookCommand(hook: CommandHookConfig, options: HookGroupRunOptions): string {
-  const confinement = options.confinement ?? {};
-  const given = new Set(Object.keys(hookEnvironment(options)));
-  const unsetEnv =
-    hook.environment === 'scrubbed'
-      ? credentialVariables(process.env, confinement.passEnvironment).filter(
-          (name) => !given.has(name),
-        )
-      : [];
-  return confineCommand(hook.command, options.projectDir, {
-    unsetEnv,
-    ...(hook.sandbox === true
-      ? {
-          sandbox: {
-            writableDirectories: [options.projectDir, ...(confinement.writableDirectories ?? [])],
-            network: confinement.sandboxNetwork === true,
-          },
-        }
-      : {}),
-  });
-}
-
 function hookEnvironment(options: HookGroupRunOptions): Record<string, string> {
   return {
     HOOKWIRE_PROJECT_DIR: options.projectDir,
@@ -99,27 +76,35 @@ async function runOne(
   const hook = group.hooks[index];
   if (hook === undefined) throw new RangeError(`group ${group.path} has no hook ${index}`);
   const startTime = Date.now();
-  const result = !input.ok
-    ? notStarted(input.problem)
-    : await options.runner.run({
-        command: confineHookCommand(hook, options),
-        cwd: options.projectDir,
+  const outcome = !input.ok
+    ? notStartedOutcome(group, hook, input.problem)
+    : await kindOf(hook).run(hook, {
+        event: group.event,
+        registeredAs: group.registeredAs,
         input: input.text,
+        projectDir: options.projectDir,
         env,
-        timeoutMs: hook.timeoutMs,
+        runner: options.runner,
+        ...(options.confinement === undefined ? {} : { confinement: options.confinement }),
         ...(options.killGraceMs === undefined ? {} : { killGraceMs: options.killGraceMs }),
         ...(options.signal === undefined ? {} : { signal: options.signal }),
       });
-  const outcome = interpretRun(group.event, group.registeredAs, hook, result);
   options.onHookRun?.(outcome.record);
   if (options.onObservedRun !== undefined)
-    options.onObservedRun(observe(group, payload, outcome, result, input, startTime, options));
+    options.onObservedRun(observe(group, payload, outcome, input, startTime, options));
   return outcome;
 }
 
-/** The result of a hook never started because its payload is out of bounds (see `encodeHookPayload`). */
-function notStarted(problem: string): CommandResult {
-  return {
+/**
+ * The outcome of a hook never started because its payload is out of bounds (see
+ * `encodeHookPayload`): a failure to answer, so a warning or, failing closed, a denial.
+ */
+function notStartedOutcome(
+  group: HookGroupConfig,
+  hook: HookConfig,
+  problem: string,
+): HookRunOutcome {
+  const result: CommandResult = {
     exitCode: null,
     signal: null,
     stdout: '',
@@ -130,40 +115,40 @@ function notStarted(problem: string): CommandResult {
     termination: 'spawn-error',
     spawnError: problem,
   };
+  return interpretRun(group.event, group.registeredAs, hook, result);
 }
 
 function observe(
   group: HookGroupConfig,
   payload: Payload,
   outcome: HookRunOutcome,
-  result: CommandResult,
   input: HookPayloadEncoding,
   startTime: number,
   options: HookGroupRunOptions,
 ): ObservedHookRun {
-  const { record } = outcome;
+  const { record, io } = outcome;
   const toolCallId =
     typeof payload['tool_call_id'] === 'string' ? payload['tool_call_id'] : undefined;
   const reason = outcome.denial ?? record.detail;
   return {
     event: group.registeredAs,
     hook: record.name,
-    kind: 'command',
+    kind: outcome.hook.type,
     dialect: options.dialect ?? 'hookwire',
     ...(group.matcherSource === '' ? {} : { matcher: group.matcherSource }),
     decision: decisionOf(group.event, outcome),
     status: record.status,
     ...(reason === undefined ? {} : { reason }),
     startTime,
-    durationMs: result.durationMs,
+    durationMs: record.durationMs,
     exitCode: record.exitCode,
     signal: record.signal,
-    timedOut: result.termination === 'timeout',
+    timedOut: io?.timedOut === true,
     failedClosed: record.status === 'failed-closed',
     ...(toolCallId === undefined ? {} : { toolCallId }),
     payload: boundedText(input.ok ? input.text : input.problem),
-    ...(result.stdout === '' ? {} : { answer: boundedText(result.stdout) }),
-    ...(result.stderr === '' ? {} : { stderr: boundedText(result.stderr) }),
+    ...(io === undefined || io.stdout === '' ? {} : { answer: boundedText(io.stdout) }),
+    ...(io === undefined || io.stderr === '' ? {} : { stderr: boundedText(io.stderr) }),
   };
 }
 

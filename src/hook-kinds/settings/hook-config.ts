@@ -1,5 +1,6 @@
 import type { HookEventName, RegisteredEventName } from '../../events/index.ts';
 import type { CompiledMatcher } from './matcher.ts';
+import type { HookConfig } from '../registry.ts';
 import type { SettingsLayer } from './settings-layer.ts';
 
 /** One command hook as loaded from settings. */
@@ -47,7 +48,8 @@ export interface HookGroupConfig {
   readonly matcherSource: string;
   /** Run the hooks one after another (each sees the input as rewritten before it). Default false. */
   readonly sequential: boolean;
-  readonly hooks: readonly CommandHookConfig[];
+  /** The group's hooks, each of one kind (`type`; see `src/hook-kinds/registry.ts`). */
+  readonly hooks: readonly HookConfig[];
   readonly layer: SettingsLayer;
   readonly file: string;
   /** JSON path of the group, e.g. `hooks.PreToolUse[0]`. */

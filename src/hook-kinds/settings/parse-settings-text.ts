@@ -6,7 +6,8 @@ import {
   type RegisteredEventName,
 } from '../../events/index.ts';
 import { DEFAULT_TIMEOUT_MS, parseTimeout } from './duration.ts';
-import type { CommandHookConfig, HookGroupConfig } from './hook-config.ts';
+import { hookKind, type HookConfig } from '../registry.ts';
+import type { HookGroupConfig } from './hook-config.ts';
 import { tryCompileMatcher } from './matcher.ts';
 import { isTimeoutPath, schemaIssues, valueAt } from './schema-issues.ts';
 import { SettingsError } from './settings-error.ts';
@@ -43,13 +44,7 @@ export interface SettingsTextResult {
   readonly issues: readonly SettingsIssue[];
 }
 
-const NAME_LENGTH = 40;
-
-/** The default hook name: the command, whitespace collapsed, cut to 40 characters. */
-export function defaultHookName(command: string): string {
-  const collapsed = command.trim().replace(/\s+/g, ' ');
-  return collapsed.length <= NAME_LENGTH ? collapsed : `${collapsed.slice(0, NAME_LENGTH - 1)}…`;
-}
+export { defaultHookName } from './default-hook-name.ts';
 
 /**
  * Parses and validates one settings text, collecting every issue instead of stopping at the
@@ -241,7 +236,7 @@ function checkSemantics(
       }
       const compiled = tryCompileMatcher(matcherSource, { file, path: matcherPath });
       if (!compiled.ok) issues.push(compiled.issue);
-      const hooks: CommandHookConfig[] = [];
+      const hooks: HookConfig[] = [];
       const hookEntries: unknown[] = Array.isArray(entry.hooks) ? entry.hooks : [];
       hookEntries.forEach((hook: unknown, hookIndex) => {
         if (!isJsonObject(hook)) return;
@@ -265,21 +260,20 @@ function checkSemantics(
             message: `${registeredAs} only observes: there is no action for a failing hook to deny, so failClosed could never take effect`,
             fix: 'remove "failClosed" (guards belong on PreToolUse, PostToolUse, UserPromptSubmit, BeforeModel, AfterModel, BeforeToolSelection or Stop)',
           });
-        const command = typeof hook.command === 'string' ? hook.command : '';
-        hooks.push({
-          type: 'command',
-          name: typeof hook.name === 'string' ? hook.name : defaultHookName(command),
-          command,
-          ...(typeof hook.description === 'string' ? { description: hook.description } : {}),
-          timeoutMs,
-          failClosed: hook.failClosed === true,
-          ...(hook.environment === 'scrubbed' ? { environment: 'scrubbed' as const } : {}),
-          ...(hook.sandbox === true ? { sandbox: true as const } : {}),
-          layer,
-          file,
-          path: hookPath,
-          alsoDefinedIn: [],
-        });
+        // The entry's kind (an unknown `type` is a schema issue already) builds its config.
+        const kind = hookKind(hook.type);
+        if (kind === undefined) return;
+        hooks.push(
+          kind.parse(hook, {
+            name: typeof hook.name === 'string' ? hook.name : undefined,
+            ...(typeof hook.description === 'string' ? { description: hook.description } : {}),
+            timeoutMs,
+            failClosed: hook.failClosed === true,
+            layer,
+            file,
+            path: hookPath,
+          }) as HookConfig,
+        );
       });
       if (!compiled.ok) return;
       groups.push({

@@ -75,7 +75,7 @@ function unknownKeyIssue(file: string, path: readonly Segment[], key: string): S
           : 'a hook';
   const suggestion = closestName(key, fields);
   const otherLevel =
-    kind === 'group' && (KNOWN_FIELDS.hook as readonly string[]).includes(key)
+    kind === 'group' && KNOWN_FIELDS.hook.includes(key)
       ? ` (${JSON.stringify(key)} belongs to each hook inside "hooks")`
       : kind === 'hook' && (KNOWN_FIELDS.group as readonly string[]).includes(key)
         ? ` (${JSON.stringify(key)} belongs to the group around "hooks")`
