@@ -29,28 +29,18 @@ export function checkPermission(
   call: PermissionCheckCall,
   validate: (args: unknown) => string | undefined,
 ): Promise<PermissionOutcome> {
-  const { hooks, observed, context } = run;
   return resolvePermission(
     permissions,
     call,
     run.session.info.cwd,
     {
-      async permissionRequest(event) {
-        if (!observed.permissionRequest || hooks.onPermissionRequest === undefined)
-          return undefined;
-        const action = await run.settle(hooks.onPermissionRequest(context, event));
-        run.hookOutcome(
+      permissionRequest: (event) =>
+        run.fire(
           'permissionRequest',
-          action.kind === 'deny' ? { kind: 'deny', reason: action.message } : action,
-        );
-        return action;
-      },
-      async notification(event) {
-        if (!observed.notification || hooks.onNotification === undefined) return undefined;
-        const action = await run.settle(hooks.onNotification(context, event));
-        run.hookOutcome('notification', action);
-        return action;
-      },
+          () => event,
+          (action) => (action.kind === 'deny' ? { kind: 'deny', reason: action.message } : action),
+        ),
+      notification: (event) => run.fire('notification', () => event),
     },
     validate,
   );
