@@ -20,6 +20,8 @@ const sdkPackages = [
   '@anthropic-ai/claude-agent-sdk',
   '@anthropic-ai/claude-agent-sdk/*',
   'commander',
+  // An optional peer dependency: only the adapter behind `hookwire/otel` and the CLI load it.
+  '@opentelemetry/*',
 ];
 
 /** @param {string[]} below @param {string} layer */
@@ -45,7 +47,7 @@ function layerRule(layer, below) {
               ? [
                   {
                     group: sdkPackages,
-                    message: `Provider SDKs and the CLI framework stay out of the ${layer} layer: they belong to adapters/ and cli/.`,
+                    message: `Provider SDKs, OpenTelemetry and the CLI framework stay out of the ${layer} layer: they belong to adapters/ and cli/.`,
                   },
                 ]
               : []),

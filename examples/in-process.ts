@@ -4,7 +4,7 @@
  *
  *   node examples/in-process.ts
  */
-import { mkdtemp, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
@@ -76,3 +76,4 @@ for await (const event of session.run('What is in .env?', { streaming: true })) 
 }
 await session.close('exit');
 await runner.close();
+await rm(project, { recursive: true, force: true });

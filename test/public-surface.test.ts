@@ -27,6 +27,7 @@ describe('the public surface', () => {
         "ModelSelectionAction",
         "ModelTurnAction",
         "ObservationAction",
+        "PermissionRequestAction",
         "PromptSubmitAction",
         "RunHookContext",
         "SPEAKERS",
@@ -153,7 +154,12 @@ describe('the public surface', () => {
     expect(source).not.toMatch(/^import \{[^}]*\} from '@anthropic-ai\/claude-agent-sdk'/m);
   });
 
-  it('the package.json exports map points at the five entries', () => {
+  it('hookwire/otel exports exactly these runtime names', async () => {
+    const otel = await import('../src/otel.ts');
+    expect(Object.keys(otel).sort()).toEqual(['OTEL_SCOPE_NAME', 'otelTracer']);
+  });
+
+  it('the package.json exports map points at the six entries', () => {
     const manifest = JSON.parse(
       readFileSync(resolve(import.meta.dirname, '../package.json'), 'utf8'),
     ) as {
@@ -165,14 +171,15 @@ describe('the public surface', () => {
       './providers',
       './ai-sdk',
       './claude-agent-sdk',
+      './otel',
       './package.json',
     ]);
   });
 
-  it('importing hookwire never reaches a provider SDK or the CLI framework', () => {
+  it('importing hookwire never reaches a provider SDK, the CLI framework or OpenTelemetry', () => {
     // Walk the static import graph of src/index.ts: the engine must not load SDKs it does not use.
     const forbidden =
-      /^(openai|@anthropic-ai\/sdk|@anthropic-ai\/claude-agent-sdk|@google\/genai|ai|@ai-sdk\/[^/]+|commander)(\/|$)/;
+      /^(openai|@anthropic-ai\/sdk|@anthropic-ai\/claude-agent-sdk|@google\/genai|ai|@ai-sdk\/[^/]+|commander|@opentelemetry\/[^/]+)(\/|$)/;
     const seen = new Set<string>();
     const reached: string[] = [];
     const visit = (file: string) => {

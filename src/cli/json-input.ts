@@ -1,3 +1,4 @@
+import { HOOK_JSON_LIMITS, jsonTextDepthExceeds } from '../wire/index.ts';
 import { CliError } from './cli-error.ts';
 
 /** 1-based line and column of character `offset` in `text`. */
@@ -20,12 +21,21 @@ function kindOf(value: unknown): string {
 }
 
 /**
- * Parses a hook payload: one JSON object. Whitespace-only text is `{}` (no payload given). Invalid
- * JSON is a `CliError` naming `source`, the line and column, and the parser's complaint; any
- * other JSON value is a `CliError` saying an object is expected.
+ * Parses a hook payload: one JSON object, nested at most `HOOK_JSON_LIMITS.maxDepth` levels.
+ * Whitespace-only text is `{}` (no payload given). Invalid or too deep JSON is a `CliError` naming
+ * `source`, the line and column, and the problem; any other JSON value is a `CliError` saying an
+ * object is expected.
  */
 export function parseJsonObjectInput(text: string, source: string): Record<string, unknown> {
   if (text.trim() === '') return {};
+  const tooDeep = jsonTextDepthExceeds(text, HOOK_JSON_LIMITS.maxDepth);
+  if (tooDeep !== -1) {
+    const { line, column } = lineAndColumn(text, tooDeep);
+    throw new CliError(
+      `The payload in ${source} nests deeper than the limit of ${HOOK_JSON_LIMITS.maxDepth} levels (at line ${line}, column ${column}): hooks are never sent a payload that deep. Flatten it.`,
+      { code: 'hook_input_invalid' },
+    );
+  }
   let value: unknown;
   try {
     value = JSON.parse(text);

@@ -35,9 +35,21 @@ export async function resolveModel(
     try {
       return await loadScriptedModel(path);
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code === 'ENOENT') {
         throw new CliError(
           `The script ${path} of --model ${spec} does not exist: check the path (it is relative to the directory hookwire was started in, not --cwd).`,
+        );
+      }
+      if (code === 'EISDIR') {
+        throw new CliError(
+          `The script ${path} of --model ${spec} is a directory: name the JSONL file itself, e.g. scripted:${file.replace(/\/+$/, '')}/model.jsonl`,
+        );
+      }
+      if (typeof code === 'string') {
+        throw new CliError(
+          `The script ${path} of --model ${spec} cannot be read (${code}): make it a readable JSONL file.`,
+          { cause: error },
         );
       }
       throw error;

@@ -2,6 +2,8 @@ import { Command, Option } from 'commander';
 import type { HooksFireOptions } from './commands/hooks-fire.ts';
 import type { HooksListOptions } from './commands/hooks-list.ts';
 import type { HooksTrustOptions } from './commands/hooks-trust.ts';
+import type { HooksStatsOptions } from './commands/hooks-stats.ts';
+import type { TraceCommandOptions } from './commands/trace.ts';
 import type { RunCommandOptions } from './commands/run.ts';
 import { packageVersion } from './package-version.ts';
 import { reportError } from './report-error.ts';
@@ -39,7 +41,8 @@ function addSettingsOptions(command: Command): Command {
 }
 
 /**
- * The `hookwire` command line: `run`, `hooks list`, `hooks validate`, `hooks fire`, `--version`.
+ * The `hookwire` command line: `run`, `hooks list`, `hooks validate`, `hooks fire`, `hooks stats`,
+ * `trace`, `--version`.
  * Each action sets `process.exitCode` (see each command for its statuses) rather than exiting, so
  * output is flushed and the session is closed before the process ends.
  */
@@ -117,6 +120,11 @@ export function createProgram(): Command {
         .choices(['on', 'off'])
         .default('on'),
     )
+    .option(
+      '--otel',
+      "export the run's spans over OTLP/HTTP, configured by the OTEL_EXPORTER_OTLP_* variables (default: on when OTEL_EXPORTER_OTLP_ENDPOINT or OTEL_EXPORTER_OTLP_TRACES_ENDPOINT is set)",
+    )
+    .option('--no-otel', 'do not export spans, whatever the OTEL_* variables say')
     .addHelpText(
       'after',
       '\nExit status: 0 completed; 1 failed, stopped, budget exhausted, or a configuration error; 130 cancelled (143 by SIGTERM, 129 by SIGHUP).\nCtrl-C cancels the current turn (Interrupt hooks fire) and exits 130 once the session is closed; a second Ctrl-C exits at once. SIGTERM and SIGHUP cancel the same way.',
@@ -227,6 +235,49 @@ export function createProgram(): Command {
       action(async (options: { json?: boolean }) => {
         const { doctorCommand } = await import('./commands/doctor.ts');
         return doctorCommand(options);
+      }),
+    );
+
+  hooks
+    .command('stats')
+    .description(
+      'Per hook: runs, decisions, failures, timeouts and latency (median, p95, max) across past sessions.',
+    )
+    .argument('[session-id...]', "the sessions to read (default: the project's most recent ones)")
+    .option('--last <n>', 'how many recent sessions to read when no id is given (default 20)')
+    .option(
+      '--cwd <dir>',
+      'the project directory whose .hookwire/sessions are read (default: the working directory)',
+    )
+    .option('--json', 'print the report as one JSON object')
+    .action(
+      action(async (sessionIds: string[], options: HooksStatsOptions) => {
+        const { hooksStatsCommand } = await import('./commands/hooks-stats.ts');
+        return hooksStatsCommand(sessionIds, options);
+      }),
+    );
+
+  program
+    .command('trace')
+    .description(
+      'Draw a past session as a timeline in one self-contained HTML file: turns, model calls, tool calls and every hook run, coloured by decision.',
+    )
+    .argument(
+      '<session-id>',
+      "the session to draw (its transcript in the project's .hookwire/sessions)",
+    )
+    .option(
+      '--out <file>',
+      'where to write the HTML (default: <session-id>.trace.html; - for stdout)',
+    )
+    .option(
+      '--cwd <dir>',
+      'the project directory whose .hookwire/sessions are read (default: the working directory)',
+    )
+    .action(
+      action(async (sessionId: string, options: TraceCommandOptions) => {
+        const { traceCommand } = await import('./commands/trace.ts');
+        return traceCommand(sessionId, options);
       }),
     );
 

@@ -1,3 +1,4 @@
+import { stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import {
   loadHookSettings,
@@ -7,6 +8,7 @@ import {
   type HookSessionOptions,
 } from '../hook-kinds/hook-session.ts';
 import type { EffectiveSettings, HookTrust } from '../hook-kinds/settings/index.ts';
+import { CliError } from './cli-error.ts';
 
 /** The options every settings-reading command shares. */
 export interface SettingsCommandOptions {
@@ -40,14 +42,40 @@ export function commandTrust(
 }
 
 /**
+ * Checks that the project directory exists and is a directory. hookwire never creates it: a
+ * mistyped `--cwd` would otherwise run the agent in an empty place, with none of the project's
+ * guards loaded. Throws a `CliError` naming the path.
+ */
+export async function assertProjectDir(options: SettingsCommandOptions): Promise<void> {
+  const directory = projectDirOf(options);
+  const flag = options.cwd === undefined ? 'the working directory' : `--cwd ${options.cwd}`;
+  let isDirectory: boolean;
+  try {
+    isDirectory = (await stat(directory)).isDirectory();
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    throw new CliError(
+      code === 'ENOENT'
+        ? `${flag}: the directory ${directory} does not exist (hookwire does not create it): check the path, or create the project directory first.`
+        : `${flag}: the directory ${directory} cannot be used (${code ?? String(error)}).`,
+      { cause: error },
+    );
+  }
+  if (!isDirectory)
+    throw new CliError(`${flag}: ${directory} is not a directory: give the project directory.`);
+}
+
+/**
  * Loads every settings layer for the project plus the `--settings` files (relative to the
- * invocation's working directory), with the project's hooks trusted as `commandTrust` says. A
- * `SettingsError` (every issue) or a `TrustStoreError` propagates to the caller.
+ * invocation's working directory), with the project's hooks trusted as `commandTrust` says,
+ * after checking the project directory exists (see `assertProjectDir`). A `SettingsError`
+ * (every issue) or a `TrustStoreError` propagates to the caller.
  */
 export async function loadCommandSettings(
   options: SettingsCommandOptions,
   trustAll = trustsWholeProject(options),
 ): Promise<EffectiveSettings> {
+  await assertProjectDir(options);
   return loadHookSettings({
     projectDir: projectDirOf(options),
     settingsFiles: options.settings ?? [],
@@ -57,12 +85,14 @@ export async function loadCommandSettings(
 
 /**
  * Opens the hook session of a command (`run`, `hooks fire`): the same settings as
- * `loadCommandSettings`, adapted and composed by `openHookSession`. Close it when done.
+ * `loadCommandSettings` (the project directory checked first, see `assertProjectDir`), adapted
+ * and composed by `openHookSession`. Close it when done.
  */
 export async function openCommandHookSession(
   options: SettingsCommandOptions,
   session: Omit<HookSessionOptions, 'projectDir' | 'settingsFiles' | 'trust'> = {},
 ): Promise<HookSession> {
+  await assertProjectDir(options);
   return openHookSession({
     ...session,
     projectDir: projectDirOf(options),

@@ -2,6 +2,7 @@ import { resolve } from 'node:path';
 import { checkBwrap } from '../hook-kinds/command/index.ts';
 import type { HookProcessOptions } from '../hook-kinds/command/index.ts';
 import type { EffectiveSettings } from '../hook-kinds/settings/index.ts';
+import { settingsPermissions } from '../hook-kinds/hook-session.ts';
 import type { PermissionMode } from '../hooks/permissions/index.ts';
 import type { AgentPermissions } from '../loop/index.ts';
 import { CliError } from './cli-error.ts';
@@ -39,13 +40,7 @@ export function agentPermissions(
   options: ToolPolicyOptions,
   settings: EffectiveSettings,
 ): AgentPermissions | undefined {
-  const { permissions } = settings;
-  const mode = options.permissionMode ?? permissions.defaultMode?.value;
-  if (!permissions.configured && mode === undefined) return undefined;
-  return {
-    rules: { allow: permissions.allow, deny: permissions.deny, ask: permissions.ask },
-    mode: mode ?? 'default',
-  };
+  return settingsPermissions(settings, options.permissionMode);
 }
 
 /** How hooks that ask for it are confined in this run. */
@@ -75,6 +70,8 @@ export async function requireSandbox(reason: string): Promise<void> {
 /** Whether any hook that runs asks for the sandbox (`"sandbox": true`). */
 export function hooksNeedSandbox(settings: EffectiveSettings): boolean {
   return Object.values(settings.events).some((groups) =>
-    groups.some((group) => group.hooks.some((hook) => hook.sandbox === true)),
+    groups.some((group) =>
+      group.hooks.some((hook) => hook.type === 'command' && hook.sandbox === true),
+    ),
   );
 }

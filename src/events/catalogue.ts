@@ -17,6 +17,7 @@ import { modelOutput } from './model-output.ts';
 import { modelSelection } from './model-selection.ts';
 import { modelTurnFinished } from './model-turn-finished.ts';
 import { notification } from './notification.ts';
+import { permissionRequest } from './permission-request.ts';
 import { preCompact } from './pre-compact.ts';
 import { promptSubmit } from './prompt-submit.ts';
 import { reasoningDelta } from './reasoning-delta.ts';
@@ -51,6 +52,7 @@ export const EVENTS = [
   modelTurnFinished,
   invalidToolCall,
   toolCall,
+  permissionRequest,
   toolResult,
   toolFailure,
   stop,

@@ -17,7 +17,12 @@ export interface CombinedOutcome {
   readonly systemMessages: readonly string[];
   readonly additionalContexts: readonly string[];
   readonly suppressOutput: boolean;
-  /** PreToolUse: the arguments after every rewrite, applied in configuration order. */
+  /** PermissionRequest: some hook answered `decision.behavior: "allow"`. */
+  readonly allowed?: boolean;
+  /**
+   * PreToolUse / PermissionRequest: the arguments after every rewrite (`tool_input`,
+   * `updatedInput`, `decision.updatedInput`), applied in configuration order.
+   */
   readonly toolInput?: unknown;
   /** BeforeModel: the hooks' `llm_request` overrides combined (later hook wins per field). */
   readonly llmRequest?: HookLLMRequestOverride;

@@ -2,6 +2,7 @@
  * What every hook receives beside its event: the run's identity and position, its cancellation
  * signal, the session (for command hooks' base fields), a message sink and the run scratchpad.
  */
+import type { ObservedHookRun } from './observed-hook-run.ts';
 import type { Scratchpad } from './scratchpad.ts';
 
 /** The session a run belongs to: what command hooks receive as their base payload fields. */
@@ -42,4 +43,11 @@ export interface HookContext {
   readonly session: SessionInfo;
   readonly scratchpad: Scratchpad;
   report(report: HookReport): void;
+  /**
+   * Records one hook's run (its kind, decision, timing and, bounded, its payload and answer) for
+   * the transcript and the tracer. Hook kinds that run something outside the process (command,
+   * process, HTTP, prompt hooks) call it once per run; the loop routes the run under what it
+   * guarded. Absent on contexts made outside a run, where nothing is recorded.
+   */
+  recordHookRun?(run: ObservedHookRun): void;
 }

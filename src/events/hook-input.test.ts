@@ -35,6 +35,14 @@ const sampleFields: { readonly [E in HookEventName]: HookInputFieldsMap[E] } = {
     }),
   },
   PreToolUse: { tool_name: 'read_file', tool_input: { path: 'a.txt' }, tool_call_id: 'call_1' },
+  PermissionRequest: {
+    tool_name: 'write_file',
+    tool_input: { path: 'a.txt', content: 'x' },
+    tool_call_id: 'call_1',
+    permission_mode: 'default',
+    permission_rule: 'write_file',
+    permission_reason: 'the permission rule write_file asks',
+  },
   PostToolUse: {
     tool_name: 'read_file',
     tool_input: { path: 'a.txt' },

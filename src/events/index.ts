@@ -39,6 +39,14 @@ export {
 } from './model-turn-finished.ts';
 export { notification, type NotificationEvent, type NotificationInput } from './notification.ts';
 export {
+  PermissionRequestAction,
+  permissionRequest,
+  type PermissionRequestDecision,
+  type PermissionRequestEvent,
+  type PermissionRequestInput,
+  type PermissionRequestOutput,
+} from './permission-request.ts';
+export {
   PRE_COMPACT_TRIGGERS,
   preCompact,
   type PreCompactEvent,
@@ -157,6 +165,13 @@ export {
 } from './define-event.ts';
 export type { CombinedOutcome } from './combined-outcome.ts';
 export type { HookContext, HookReport, SessionInfo } from './context.ts';
+export {
+  boundedText,
+  HOOK_RUN_TEXT_LIMIT,
+  type HookRunDecision,
+  type ObservedHookRun,
+  type ObservedHookRunStatus,
+} from './observed-hook-run.ts';
 export { Scratchpad, scratchpadKey, type ScratchpadKey } from './scratchpad.ts';
 export {
   applyRequestPatch,

@@ -1,17 +1,152 @@
 /**
- * What every hook kind shares: the answer it gives (`HookAnswer`), which one interpreter
- * (`interpretAnswer` in `command/hook-run.ts`) turns into a denial, a warning or decoded output
- * for every kind alike, and the runner interface a kind implements to answer one payload.
- * A kind never interprets its own answers: that keeps deny/stop/context/rewrite and
- * `failClosed` the same rules whatever runs the hook.
+ * The contract every kind of external hook implements (`command`, `process`, `http`, `prompt`).
+ * A kind is one folder under `src/hook-kinds/` exporting one `HookKind`, plus one line in
+ * `registry.ts`. Everything else is shared and generic over the event catalogue:
+ * settings parsing and the settings schema (by the entry's `type`), groups and matchers, the
+ * adapter into `AgentHook` (`command/command-hook.ts`: match → payload → run the group → the
+ * event's action), combining a group's outcomes (`command/combine-outcomes.ts`), `hooks fire`,
+ * `hooks list`. Each kind runs against the `AgentHook` contract suite (`src/hooks/testing/`):
+ * see `test/command-hooks/agent-hook-contract.test.ts` for the command kind's.
  */
+import type { z } from 'zod';
+import type { LanguageModel } from '../content/index.ts';
 import type { HookEventName, RegisteredEventName } from '../events/index.ts';
-import type {
-  HookConfig,
-  HttpHookConfig,
-  ProcessHookConfig,
-  PromptHookConfig,
-} from './settings/hook-config.ts';
+import type { AgentHook } from '../hooks/agent-hook.ts';
+import type { HookRunOutcome } from './command/hook-run.ts';
+import type { HookProcessOptions } from './command/run-hook-group.ts';
+import type { CommandRunner } from './command/runner/index.ts';
+import type { SettingsLayer } from './settings/settings-layer.ts';
+
+/**
+ * What settings parsing reads for every kind, whatever its `type`: these fields of the entry are
+ * validated (and their issues reported) before the kind's `parse` sees the entry.
+ */
+export interface HookEntryCommon {
+  /** The entry's `name`, when it gave one (the kind picks a default otherwise). */
+  readonly name: string | undefined;
+  readonly description?: string;
+  /** `timeout` in milliseconds (default 60 000). */
+  readonly timeoutMs: number;
+  /** `failClosed` (default false; rejected on observe-only events before `parse`). */
+  readonly failClosed: boolean;
+  readonly layer: SettingsLayer;
+  readonly file: string;
+  /** JSON path of the entry, e.g. `hooks.PreToolUse[0].hooks[1]`. */
+  readonly path: string;
+}
+
+/** The fields every kind's config carries (its own fields come beside them). */
+export interface HookConfigBase {
+  /** The kind (`type` in settings). */
+  readonly type: string;
+  /** The hook's name in listings, logs and messages. */
+  readonly name: string;
+  readonly description?: string;
+  /** The deadline in milliseconds. */
+  readonly timeoutMs: number;
+  /** A guard: when it cannot answer, the action it guards is denied. */
+  readonly failClosed: boolean;
+  readonly layer: SettingsLayer;
+  readonly file: string;
+  readonly path: string;
+  /** Other places defining the same hook (which therefore do not run it again). */
+  readonly alsoDefinedIn: readonly string[];
+}
+
+/** One run of one hook, as the group runner asks a kind for it. */
+export interface HookRunRequest {
+  /** The canonical event, and the name the group was registered under (`hook_event_name`). */
+  readonly event: HookEventName;
+  readonly registeredAs: RegisteredEventName;
+  /** The payload, serialised once per group (the same text for every hook of a parallel group). */
+  readonly input: string;
+  /** The project directory (hooks run there). */
+  readonly projectDir: string;
+  /** `HOOKWIRE_PROJECT_DIR`, `HOOKWIRE_SESSION_ID` and the Claude Code / Gemini CLI equivalents. */
+  readonly env: Readonly<Record<string, string>>;
+  /** Cancels the run: the kind must stop (kill its process, abort its request) when it fires. */
+  readonly signal?: AbortSignal;
+  /** The supervised process runner, for kinds that start processes. */
+  readonly runner: CommandRunner;
+  /** SIGTERM → SIGKILL grace for process groups; the runner's default when absent. */
+  readonly killGraceMs?: number;
+  /** How processes of hooks asking for it (`environment: "scrubbed"`, `sandbox: true`) are confined. */
+  readonly confinement?: HookProcessOptions;
+  /** The per-session resources of the kinds that keep some (see `HookKind.open`). */
+  readonly kinds?: HookKindStates;
+}
+
+/**
+ * A kind of external hook.
+ *
+ * - `type`: the value of `type` in a settings entry; unique across kinds.
+ * - `schema`: the zod schema of one settings entry of this kind, a strict object whose `type`
+ *   is `z.literal(type)` and which includes the common fields (`name`, `description`, `timeout`,
+ *   `failClosed`). It becomes part of the settings file's schema (one kind: as is; several: a
+ *   union discriminated on `type`) and of `schemas/settings.schema.json`.
+ * - `parse`: the config of one entry that passed the schema, from the entry and the common
+ *   fields settings parsing already read. Pure; report nothing here that the schema can say.
+ * - `target`: what the hook runs, for listings, records and trust prompts (its command, url or
+ *   prompt).
+ * - `run`: runs the hook once for one payload and says what it meant (`HookRunOutcome`: the
+ *   record for `hooks fire`/stream-json, and its decoded output, plain text, denial or warning,
+ *   interpreted under the event's `ExternalPowers`). It never rejects and never outlives
+ *   `request.signal` or the config's `timeoutMs`; a failure to answer is a warning, or a denial
+ *   when the config fails closed. A kind states its answer as a `HookAnswer` and lets
+ *   `interpretAnswer` (`command/hook-run.ts`) interpret it, so deny/stop/context/rewrite and
+ *   `failClosed` follow the same rules whatever runs the hook.
+ * - `open` (optional): the resources the kind keeps for one hook session (long-lived processes,
+ *   the judging model), opened by `openHookSession` only when the settings use the kind, found
+ *   by `run` in `request.kinds`, and closed with the session. `hooks` it returns go last in the
+ *   session's stack (after every settings hook), e.g. to stop processes after `SessionEnd`.
+ */
+export interface HookKind<Config extends HookConfigBase = HookConfigBase, State = unknown> {
+  readonly type: Config['type'];
+  readonly schema: z.ZodObject;
+  parse(entry: Readonly<Record<string, unknown>>, common: HookEntryCommon): Config;
+  target(config: Config): string;
+  run(config: Config, request: HookRunRequest): Promise<HookRunOutcome>;
+  open?(configs: readonly Config[], host: HookKindHost): Promise<HookKindSession<State>>;
+}
+
+/** What the host opening a hook session offers the kinds it uses. */
+export interface HookKindHost {
+  /** The project directory (hooks run there). */
+  readonly projectDir: string;
+  /**
+   * The run's model, asked for when the first `prompt` hook needs it (a host may open its hooks
+   * before it resolves its model). Without it, prompt hooks answer a failure.
+   */
+  readonly promptModel?: () => Promise<LanguageModel>;
+  /** Resolves a prompt hook's `model` of the form `PROVIDER:MODEL` (the CLI's model specs). */
+  readonly resolveModel?: (spec: string) => Promise<LanguageModel>;
+}
+
+/** One kind's resources in one hook session (see `HookKind.open`). */
+export interface HookKindSession<State> {
+  readonly state: State;
+  /** In-process hooks the session's stack runs after every settings hook. */
+  readonly hooks?: readonly AgentHook[];
+  /** Releases the resources (stops processes); called once, when the session closes. */
+  close(): Promise<void>;
+}
+
+/** The per-session states of the kinds of one hook session, by kind. */
+export class HookKindStates {
+  readonly #states = new Map<string, unknown>();
+
+  /** `state` as the resources of `kind` in this session. */
+  set<State>(kind: HookKind<HookConfigBase, State>, state: State): this {
+    this.#states.set(kind.type, state);
+    return this;
+  }
+
+  /** The resources of `kind` in this session, when it has some. */
+  get<State>(kind: HookKind<HookConfigBase, State>): State | undefined {
+    // Only `set` stores under a kind's type, with that kind's State.
+    return this.#states.get(kind.type) as State | undefined;
+  }
+}
 
 /**
  * What a hook answered, whatever its kind.
@@ -58,22 +193,8 @@ export function failureAnswer(status: 'warning' | 'timeout' | 'error', what: str
   return { kind: 'failure', status, what };
 }
 
-/** Everything a kind needs to answer one event. */
-export interface HookRunContext {
-  readonly event: HookEventName;
-  readonly registeredAs: RegisteredEventName;
-  /** The complete payload (what a command hook reads on stdin). */
-  readonly payload: Readonly<Record<string, unknown>>;
-  /** `payload` serialised once, shared by every hook of the group that sees the same input. */
-  readonly input: string;
-  /** The project directory: hooks run there. */
-  readonly projectDir: string;
-  readonly sessionId: string;
-  /** The hook environment (`HOOKWIRE_PROJECT_DIR`, `HOOKWIRE_SESSION_ID`, …). */
-  readonly env: Readonly<Record<string, string>>;
-  /** Cancels the run: it answers a failure ("was cancelled before it answered"). */
-  readonly signal?: AbortSignal;
-}
+/** What a kind's runner needs from a `HookRunRequest` to answer one payload. */
+export type HookRunContext = Pick<HookRunRequest, 'input' | 'projectDir' | 'env' | 'signal'>;
 
 /** One answer and the facts of the run that gave it (for `HookRunRecord`). */
 export interface HookExecution {
@@ -84,18 +205,8 @@ export interface HookExecution {
 }
 
 /** Answers payloads for the hooks of one kind. `run` never rejects for anything a hook does. */
-export interface HookKindRunner<H extends HookConfig> {
-  run(hook: H, context: HookRunContext): Promise<HookExecution>;
-}
-
-/**
- * The runners of the kinds other than `command` (which runs through the `CommandRunner`). A
- * group holding a hook whose kind has no runner here answers a failure for that hook.
- */
-export interface HookKindRunners {
-  readonly process?: HookKindRunner<ProcessHookConfig>;
-  readonly http?: HookKindRunner<HttpHookConfig>;
-  readonly prompt?: HookKindRunner<PromptHookConfig>;
+export interface HookKindRunner<Config extends HookConfigBase> {
+  run(hook: Config, context: HookRunContext): Promise<HookExecution>;
 }
 
 /** The variables every hook gets over the inherited environment, whatever its kind. */

@@ -13,10 +13,10 @@
 import { resolve } from 'node:path';
 import type { LanguageModel } from '../content/index.ts';
 import type { AgentHook } from '../hooks/agent-hook.ts';
+import type { AgentPermissions, PermissionMode } from '../hooks/permissions/index.ts';
 import { HookStack, type HookStackOptions } from '../hooks/stack/hook-stack.ts';
 import type { CommandHookOptions } from './command/command-hook.ts';
-import type { HookKindRunners } from './hook-kind.ts';
-import type { HookConfig } from './settings/hook-config.ts';
+import { HookKindStates } from './hook-kind.ts';
 import type { HookRunRecord } from './command/hook-run.ts';
 import type { HookProcessOptions } from './command/run-hook-group.ts';
 import {
@@ -56,6 +56,25 @@ export async function projectTrust(options: {
 }
 
 /** Which settings a hook session loads (`hookwire hooks list` and `validate` read the same). */
+/**
+ * The permission layer the settings ask for: on when a settings file has `permissions` or a mode
+ * is given (`mode`: `hookwire run --permission-mode` or the embedding's `permissionMode`, which
+ * overrides `permissions.defaultMode`); `undefined` otherwise, and every call runs as before
+ * rules existed. The one place `hookwire run` and the embeddings derive it.
+ */
+export function settingsPermissions(
+  settings: EffectiveSettings,
+  mode?: PermissionMode,
+): AgentPermissions | undefined {
+  const { permissions } = settings;
+  const effective = mode ?? permissions.defaultMode?.value;
+  if (!permissions.configured && effective === undefined) return undefined;
+  return {
+    rules: { allow: permissions.allow, deny: permissions.deny, ask: permissions.ask },
+    mode: effective ?? 'default',
+  };
+}
+
 export interface HookSettingsOptions {
   /** The project directory: its `.hookwire/` settings load and hooks run there. */
   readonly projectDir: string;
@@ -132,8 +151,11 @@ export interface HookSession {
   readonly stack: HookStack;
   /** The options command hooks were built with (for callers that adapt groups themselves). */
   readonly commandHookOptions: CommandHookOptions;
-  /** The runners of the settings' process, http and prompt hooks (only the kinds they use). */
-  readonly kinds: HookKindRunners;
+  /**
+   * The session's resources of the kinds its settings use (process hooks' processes, the prompt
+   * hooks' judge): see `HookKind.open`.
+   */
+  readonly kinds: HookKindStates;
   /** Registers a disposer `close()` runs (in reverse order of registration). */
   defer(dispose: () => unknown): void;
   /**
@@ -158,7 +180,26 @@ export async function openHookSession(options: HookSessionOptions): Promise<Hook
     options.runnerMode === undefined ? {} : { mode: options.runnerMode },
   );
   disposers.push(() => runner.close());
-  const { kinds, lifecycle } = await startHookKinds(settings, projectDir, options, disposers);
+  // The kinds (and the wire's schemas) load only when the settings have hooks.
+  const opened = hasHooks(settings)
+    ? await (
+        await import('./open-hook-kinds.ts')
+      )
+        .openHookKinds(
+          settings,
+          {
+            projectDir,
+            ...(options.promptModel === undefined ? {} : { promptModel: options.promptModel }),
+            ...(options.resolveModel === undefined ? {} : { resolveModel: options.resolveModel }),
+          },
+          (dispose) => disposers.push(dispose),
+        )
+        .catch(async (error: unknown) => {
+          await disposeAll(disposers);
+          throw error;
+        })
+    : { states: new HookKindStates(), hooks: [] };
+  const kinds = opened.states;
   const commandHookOptions: CommandHookOptions = {
     runner,
     projectDir,
@@ -173,16 +214,15 @@ export async function openHookSession(options: HookSessionOptions): Promise<Hook
               : options.confinement,
         }),
   };
-  // The hook machinery (and the wire's schemas) loads only when the settings have hooks.
   const commandHooks = hasHooks(settings)
     ? (await import('./command/create-command-hooks.ts')).createCommandHooks(
         settings,
         commandHookOptions,
       )
     : [];
-  // The lifecycle of long-lived hook processes goes last: they stop after every SessionEnd hook.
+  // The kinds' own hooks go last: e.g. hook processes stop after every SessionEnd hook answered.
   const stack = new HookStack(
-    [...commandHooks, ...(options.hooks ?? []), ...lifecycle],
+    [...commandHooks, ...(options.hooks ?? []), ...opened.hooks],
     options.stack,
   );
 
@@ -205,56 +245,8 @@ export async function openHookSession(options: HookSessionOptions): Promise<Hook
   };
 }
 
-function hooksOf(settings: EffectiveSettings): HookConfig[] {
-  const all: HookConfig[] = [];
-  for (const groups of Object.values(settings.events))
-    for (const group of groups) all.push(...group.hooks);
-  return all;
-}
-
 function hasHooks(settings: EffectiveSettings): boolean {
   return Object.values(settings.events).some((groups) => groups.length > 0);
-}
-
-/**
- * The runners of the hook kinds the settings use (each kind's code loads only then), their
- * lifecycle hooks, and their disposers: process hooks' processes stop when the session closes.
- */
-async function startHookKinds(
-  settings: EffectiveSettings,
-  projectDir: string,
-  options: HookSessionOptions,
-  disposers: (() => unknown)[],
-): Promise<{ kinds: HookKindRunners; lifecycle: AgentHook[] }> {
-  const configs = hooksOf(settings);
-  const uses = (type: HookConfig['type']) => configs.some((hook) => hook.type === type);
-  let kinds: HookKindRunners = {};
-  const lifecycle: AgentHook[] = [];
-  if (uses('process')) {
-    const { createProcessHookRunner, processHookLifecycle, sessionStartedProcessHooks } =
-      await import('./process/index.ts');
-    const processes = createProcessHookRunner();
-    disposers.push(() => processes.close());
-    kinds = { ...kinds, process: processes };
-    lifecycle.push(
-      processHookLifecycle(processes, sessionStartedProcessHooks(settings), { projectDir }),
-    );
-  }
-  if (uses('http')) {
-    const { createHttpHookRunner } = await import('./http/index.ts');
-    kinds = { ...kinds, http: createHttpHookRunner() };
-  }
-  if (uses('prompt') && options.promptModel !== undefined) {
-    const { createPromptHookRunner } = await import('./prompt/index.ts');
-    kinds = {
-      ...kinds,
-      prompt: createPromptHookRunner({
-        model: options.promptModel,
-        ...(options.resolveModel === undefined ? {} : { resolveModel: options.resolveModel }),
-      }),
-    };
-  }
-  return { kinds, lifecycle };
 }
 
 async function disposeAll(disposers: (() => unknown)[]): Promise<void> {

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { HookContext, HookReport, SessionInfo } from '../events/context.ts';
+import type { ObservedHookRun } from '../events/observed-hook-run.ts';
 import { Scratchpad } from '../events/scratchpad.ts';
 
 /** Options of `createHookContext`; every field has a default suitable for tests and one-off runs. */
@@ -20,6 +21,8 @@ export interface HookContextOptions {
   readonly report?: (report: HookReport) => void;
   /** Initial turn. Default: 0 (before the first model call). */
   readonly turn?: number;
+  /** Receives every hook run recorded through the context. Default: dropped. */
+  readonly recordHookRun?: (run: ObservedHookRun) => void;
 }
 
 /**
@@ -34,6 +37,7 @@ export class RunHookContext implements HookContext {
   readonly session: SessionInfo;
   readonly scratchpad: Scratchpad;
   readonly #report: (report: HookReport) => void;
+  readonly #recordHookRun: ((run: ObservedHookRun) => void) | undefined;
   #turn: number;
 
   constructor(options: HookContextOptions = {}) {
@@ -48,6 +52,7 @@ export class RunHookContext implements HookContext {
     };
     this.scratchpad = options.scratchpad ?? new Scratchpad();
     this.#report = options.report ?? ignoreReport;
+    this.#recordHookRun = options.recordHookRun;
     this.#turn = options.turn ?? 0;
   }
 
@@ -66,6 +71,10 @@ export class RunHookContext implements HookContext {
 
   report(report: HookReport): void {
     this.#report(report);
+  }
+
+  recordHookRun(run: ObservedHookRun): void {
+    this.#recordHookRun?.(run);
   }
 }
 

@@ -12,6 +12,7 @@ export {
   ModelSelectionAction,
   ModelTurnAction,
   ObservationAction,
+  PermissionRequestAction,
   PromptSubmitAction,
   StopAction,
   ToolCallAction,
@@ -38,6 +39,7 @@ export {
   type ModelSelectionEvent,
   type ModelTurnFinishedEvent,
   type NotificationEvent,
+  type PermissionRequestEvent,
   type PreCompactEvent,
   type PromptSubmitEvent,
   type ReasoningDeltaEvent,
@@ -62,6 +64,13 @@ export {
 export type { AgentHook, AgentHookMethods, Awaitable } from './agent-hook.ts';
 export { createHookContext, RunHookContext, type HookContextOptions } from './hook-context.ts';
 export { HookError } from './hook-error.ts';
+export {
+  boundedText,
+  HOOK_RUN_TEXT_LIMIT,
+  type HookRunDecision,
+  type ObservedHookRun,
+  type ObservedHookRunStatus,
+} from '../events/index.ts';
 export {
   HookStack,
   JOIN_SEPARATOR,

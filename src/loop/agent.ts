@@ -27,6 +27,8 @@ import type { AgentConfig, SessionState } from './run-state.ts';
 import { Session } from './session.ts';
 import type { ToolRegistry } from './tool-registry.ts';
 import { acquireSessionLock } from './session-lock.ts';
+import { startSessionSpan } from './run-telemetry.ts';
+import type { LoopTracer } from './tracer.ts';
 import {
   lastTurnOf,
   readTranscript,
@@ -73,6 +75,12 @@ export interface AgentOptions {
    * `AgentPermissions`). Default: none, and every call runs.
    */
   readonly permissions?: AgentPermissions;
+  /**
+   * Where the run's spans go (session, turns, model calls, tool calls, hook runs; see
+   * docs/telemetry.md). Default none: no span is built. For OpenTelemetry, pass
+   * `otelTracer()` from `hookwire/otel`.
+   */
+  readonly tracer?: LoopTracer;
 }
 
 /** Options of `Agent.openSession`. */
@@ -143,6 +151,7 @@ export function createAgent(options: AgentOptions): Agent {
     invalidToolCallsPerTurn,
     closingHookBudgetMs: options.closingHookBudgetMs ?? DEFAULT_CLOSING_HOOK_BUDGET_MS,
     permissions: options.permissions,
+    tracer: options.tracer,
   };
   const cwd = resolve(options.cwd);
   const sessionsDir =
@@ -217,6 +226,10 @@ export function createAgent(options: AgentOptions): Agent {
         }
         transcript = await TranscriptWriter.open(transcriptPath);
         const source = resume ? 'resume' : 'startup';
+        const span =
+          config.tracer === undefined
+            ? undefined
+            : startSessionSpan(config.tracer, sessionId, source, config.agentName);
         const state: SessionState = {
           info: { sessionId, transcriptPath, cwd },
           history,
@@ -226,6 +239,7 @@ export function createAgent(options: AgentOptions): Agent {
           turnCounter,
           pendingContext: undefined,
           pendingReports,
+          span,
         };
         const time = new Date().toISOString();
         transcript.append({

@@ -20,6 +20,14 @@ export {
   type TranscriptRecord,
 } from './transcript.ts';
 export type { Tool, ToolExecutionContext } from './tool.ts';
+export type {
+  LoopSpan,
+  LoopSpanOptions,
+  LoopTracer,
+  SpanAttributes,
+  SpanAttributeValue,
+} from './tracer.ts';
+export { genAiProviderName, type ModelCallEnd, type ToolCallStatus } from './run-telemetry.ts';
 export {
   ToolRegistry,
   ToolRegistryError,
@@ -31,8 +39,5 @@ export {
   decideCall,
   permissionCallOf,
   type AgentPermissions,
-  type PermissionAnswer,
-  type PermissionDecider,
   type PermissionOutcome,
-  type PermissionRequest,
 } from './permission-step.ts';

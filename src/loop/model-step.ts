@@ -25,7 +25,14 @@ import {
 import type { ModelOutputAction } from '../events/index.ts';
 import { applyRequestPatch, type RequestPatch } from '../events/index.ts';
 import { CancelledError } from './loop-error.ts';
-import { isPromiseLike, type RunState, type TurnEnd, type TurnState } from './run-state.ts';
+import { endModelCallSpan, startModelCallSpan, type ModelCallEnd } from './run-telemetry.ts';
+import {
+  callHook,
+  isPromiseLike,
+  type RunState,
+  type TurnEnd,
+  type TurnState,
+} from './run-state.ts';
 import { enforceToolChoice, withToolChoice } from './tool-choice.ts';
 
 /** What one model call leads to. */
@@ -58,14 +65,96 @@ const stopped = (
   end: { status: 'stopped', reason, endsRun },
 });
 
-/** Runs one model call of `turn`. */
+/**
+ * Runs one model call of `turn`, and records it (a `model-call` transcript record; with a
+ * tracer, its `chat` span, open from its first guarding hook to its answer).
+ */
 export async function runModelStep(run: RunState, turn: TurnState): Promise<ModelStepOutcome> {
+  let outcome: ModelStepOutcome | undefined;
+  let failure: unknown;
+  try {
+    outcome = await modelStep(run, turn);
+    return outcome;
+  } catch (error) {
+    failure = error;
+    throw error;
+  } finally {
+    if (run.modelCallStart !== undefined) finishModelCall(run, turn, outcome, failure);
+  }
+}
+
+function finishModelCall(
+  run: RunState,
+  turn: TurnState,
+  outcome: ModelStepOutcome | undefined,
+  failure: unknown,
+): void {
+  const startTime = run.modelCallStart ?? Date.now();
+  run.modelCallStart = undefined;
+  const model = run.calledModel;
+  let end: ModelCallEnd;
+  if (outcome === undefined) {
+    end =
+      failure instanceof CancelledError || run.signal.aborted
+        ? { status: 'cancelled', model }
+        : {
+            status: 'failed',
+            model,
+            reason: failure instanceof Error ? failure.message : String(failure),
+          };
+  } else if (outcome.kind === 'accepted') {
+    end = {
+      status: model === undefined ? 'synthetic' : 'answered',
+      model,
+      finishReason: outcome.finishReason,
+      usage: outcome.response.usage,
+      responseId: outcome.response.id,
+    };
+  } else if (outcome.kind === 'retry') {
+    end = { status: 'retried', model };
+  } else {
+    const { status, reason, endsRun } = outcome.end;
+    end = {
+      status:
+        status === 'failed'
+          ? 'failed'
+          : status === 'cancelled'
+            ? 'cancelled'
+            : endsRun
+              ? 'stopped'
+              : 'denied',
+      model,
+      reason,
+      finishReason: outcome.end.failure?.finishReason,
+    };
+  }
+  run.record({
+    type: 'model-call',
+    turn: turn.number,
+    modelCall: run.budget.used,
+    ...(model === undefined ? {} : { provider: model.provider, model: model.modelId }),
+    status: end.status,
+    ...(end.finishReason === undefined ? {} : { finishReason: end.finishReason }),
+    ...(end.usage === undefined ? {} : { usage: end.usage }),
+    ...(end.reason === undefined ? {} : { reason: end.reason }),
+    durationMs: Date.now() - startTime,
+    time: new Date(startTime).toISOString(),
+  });
+  const span = run.modelCallSpan;
+  if (span !== undefined) {
+    run.modelCallSpan = undefined;
+    endModelCallSpan(span, end);
+  }
+}
+
+async function modelStep(run: RunState, turn: TurnState): Promise<ModelStepOutcome> {
   const { config, hooks, observed, context } = run;
   run.throwIfCancelled();
   if (!run.budget.take()) return budgetExhausted(run);
   const modelCall = run.budget.used;
   context.setTurn(modelCall);
   run.emit({ type: 'step-start', turn: turn.number, modelCall });
+  startModelCall(run, modelCall);
 
   const history = run.session.history;
   let request: ModelRequest = baseRequest(run);
@@ -77,16 +166,14 @@ export async function runModelStep(run: RunState, turn: TurnState): Promise<Mode
 
   let patch: RequestPatch | undefined;
   let synthetic: ModelResponse | undefined;
-  if (observed.completionCall && hooks.onCompletionCall !== undefined) {
-    const action = await run.settle(
-      hooks.onCompletionCall(context, {
-        prompt: promptView(),
-        history: historyView(),
-        turn: modelCall,
-        request,
-      }),
-    );
-    run.hookOutcome('completionCall', action);
+  const beforeCall = await run.fire('completionCall', () => ({
+    prompt: promptView(),
+    history: historyView(),
+    turn: modelCall,
+    request,
+  }));
+  if (beforeCall !== undefined) {
+    const action = beforeCall;
     switch (action.kind) {
       case 'continue':
         break;
@@ -104,22 +191,15 @@ export async function runModelStep(run: RunState, turn: TurnState): Promise<Mode
     }
   }
 
-  if (
-    synthetic === undefined &&
-    observed.toolSelection &&
-    hooks.onToolSelection !== undefined &&
-    request.tools !== undefined &&
-    request.tools.length > 0
-  ) {
-    const action = await run.settle(
-      hooks.onToolSelection(context, {
-        request,
-        tools: request.tools,
-        toolChoice: request.settings?.toolChoice,
-      }),
-    );
-    run.hookOutcome('toolSelection', action);
-    if (action.kind === 'choose') request = withToolChoice(request, action.toolChoice);
+  const tools = request.tools;
+  if (synthetic === undefined && tools !== undefined && tools.length > 0) {
+    const offered = request;
+    const action = await run.fire('toolSelection', () => ({
+      request: offered,
+      tools,
+      toolChoice: offered.settings?.toolChoice,
+    }));
+    if (action?.kind === 'choose') request = withToolChoice(request, action.toolChoice);
   }
   request = enforceToolChoice(request);
 
@@ -128,15 +208,16 @@ export async function runModelStep(run: RunState, turn: TurnState): Promise<Mode
     response = synthetic;
   } else {
     let model: LanguageModel = config.model;
-    if (observed.modelSelection && hooks.onModelSelection !== undefined) {
-      const action = hooks.onModelSelection(context, {
-        prompt: promptView(),
-        history: historyView(),
-        requestPatch: patch,
-        previousModel: run.previousModel,
-        defaultModel: config.model,
-        selected: config.model,
-      });
+    // Synchronous by contract: called through the guard, reported here, never awaited.
+    const action = callHook(hooks, observed.modelSelection, 'modelSelection', context, () => ({
+      prompt: promptView(),
+      history: historyView(),
+      requestPatch: patch,
+      previousModel: run.previousModel,
+      defaultModel: config.model,
+      selected: config.model,
+    }));
+    if (action !== undefined) {
       run.hookOutcome('modelSelection', action);
       if (action.kind === 'stop') return stopped(action.reason, true);
       if (action.kind === 'select' && action.model !== model) {
@@ -145,51 +226,43 @@ export async function runModelStep(run: RunState, turn: TurnState): Promise<Mode
       }
     }
     run.previousModel = model;
+    run.calledModel = model;
     const called = run.streaming
       ? await callStreaming(run, model, request, modelCall)
       : await callBlocking(run, model, request);
     if (called.kind === 'end') return called;
     response = called.response;
-    if (!run.streaming && observed.completionResponse && hooks.onCompletionResponse !== undefined) {
-      const action = await run.settle(
-        hooks.onCompletionResponse(context, {
+    const answered = response;
+    const observer = run.streaming
+      ? await run.fire('streamFinish', () => ({ prompt: promptView(), response: answered }))
+      : await run.fire('completionResponse', () => ({
           prompt: promptView(),
-          response,
-          usage: response.usage,
-          messageId: response.id,
-          raw: response.raw,
-        }),
-      );
-      run.hookOutcome('completionResponse', action);
-      if (action.kind === 'stop') return stopped(action.reason, true);
-    }
-    if (run.streaming && observed.streamFinish && hooks.onStreamFinish !== undefined) {
-      const action = await run.settle(
-        hooks.onStreamFinish(context, { prompt: promptView(), response }),
-      );
-      run.hookOutcome('streamFinish', action);
-      if (action.kind === 'stop') return stopped(action.reason, true);
-    }
+          response: answered,
+          usage: answered.usage,
+          messageId: answered.id,
+          raw: answered.raw,
+        }));
+    if (observer?.kind === 'stop') return stopped(observer.reason, true);
   }
 
   const toolCalls = toolCallsOf(response.content);
   const finishReason = reconcileFinishReason(response.finishReason, toolCalls.length > 0);
 
-  if (observed.modelTurnFinished && hooks.onModelTurnFinished !== undefined) {
-    const action = await run.settle(
-      hooks.onModelTurnFinished(context, {
-        turn: modelCall,
-        content: response.content,
-        usage: response.usage,
-        finishReason,
-        rawStopReason: response.rawStopReason,
-        maxTokens: request.settings?.maxOutputTokens,
-        hasToolCalls: toolCalls.length > 0,
-        messageId: response.id,
-        raw: response.raw,
-      }),
-    );
-    run.hookOutcome('modelTurnFinished', action);
+  const accepted = response;
+  const sent = request;
+  const turnFinished = await run.fire('modelTurnFinished', () => ({
+    turn: modelCall,
+    content: accepted.content,
+    usage: accepted.usage,
+    finishReason,
+    rawStopReason: accepted.rawStopReason,
+    maxTokens: sent.settings?.maxOutputTokens,
+    hasToolCalls: toolCalls.length > 0,
+    messageId: accepted.id,
+    raw: accepted.raw,
+  }));
+  if (turnFinished !== undefined) {
+    const action = turnFinished;
     switch (action.kind) {
       case 'continue':
         break;
@@ -260,6 +333,21 @@ export async function runModelStep(run: RunState, turn: TurnState): Promise<Mode
 
 const emptyPrompt: Message = { speaker: 'human', blocks: [] };
 
+/** Marks the start of a model call (and, with a tracer, opens its span). */
+function startModelCall(run: RunState, modelCall: number): void {
+  run.modelCallStart = Date.now();
+  run.calledModel = undefined;
+  const tracer = run.config.tracer;
+  if (tracer !== undefined)
+    run.modelCallSpan = startModelCallSpan(
+      tracer,
+      run.turnSpan ?? run.session.span,
+      run.config.model,
+      run.session.info.sessionId,
+      modelCall,
+    );
+}
+
 function baseRequest(run: RunState): ModelRequest {
   const { config } = run;
   const tools = config.tools?.declarations();
@@ -321,12 +409,14 @@ async function callBlocking(
   } catch (error) {
     return modelFailure(run, error);
   }
-  const { hooks, observed, context } = run;
-  if (observed.modelOutput && hooks.onModelOutput !== undefined) {
-    const action = await run.settle(
-      hooks.onModelOutput(context, { request, response, isChunk: false, isTerminal: true }),
-    );
-    run.hookOutcome('modelOutput', action);
+  const received = response;
+  const action = await run.fire('modelOutput', () => ({
+    request,
+    response: received,
+    isChunk: false,
+    isTerminal: true,
+  }));
+  if (action !== undefined) {
     const ended = outputEnds(action);
     if (ended !== undefined) return ended;
     if (action.kind === 'replace') response = action.response;
@@ -346,12 +436,13 @@ async function callStreaming(
   request: ModelRequest,
   modelCall: number,
 ): Promise<CallOutcome> {
-  const { hooks, observed, context } = run;
-  // Bound once per call; an unobserved event's hook is `undefined` and its event never built.
-  const onOutput = observed.modelOutput ? hooks.onModelOutput?.bind(hooks) : undefined;
-  const onText = observed.textDelta ? hooks.onTextDelta?.bind(hooks) : undefined;
-  const onReasoning = observed.reasoningDelta ? hooks.onReasoningDelta?.bind(hooks) : undefined;
-  const onToolCall = observed.toolCallDelta ? hooks.onToolCallDelta?.bind(hooks) : undefined;
+  const { context } = run;
+  // Looked up once per call (the per-chunk fire sites call them directly); an unobserved event's
+  // handler is `undefined` and its event never built.
+  const onOutput = run.handler('modelOutput');
+  const onText = run.handler('textDelta');
+  const onReasoning = run.handler('reasoningDelta');
+  const onToolCall = run.handler('toolCallDelta');
   const watchText = onText !== undefined;
   let text = '';
   let replaced = false;
@@ -489,16 +580,10 @@ function withText(response: ModelResponse, text: string): ModelResponse {
 
 async function budgetExhausted(run: RunState): Promise<ModelStepOutcome> {
   const reason = run.budget.exhaustedReason();
-  const { hooks, observed, context } = run;
-  if (observed.notification && hooks.onNotification !== undefined) {
-    const action = await run.settle(
-      hooks.onNotification(context, {
-        notificationType: 'budget_exhausted',
-        message: reason,
-        details: { maxModelCalls: run.budget.limit, modelCalls: run.budget.used },
-      }),
-    );
-    run.hookOutcome('notification', action);
-  }
+  await run.fire('notification', () => ({
+    notificationType: 'budget_exhausted',
+    message: reason,
+    details: { maxModelCalls: run.budget.limit, modelCalls: run.budget.used },
+  }));
   return { kind: 'end', end: { status: 'budget_exhausted', reason, endsRun: true } };
 }

@@ -1,177 +1,47 @@
 /**
- * The permission check of a tool call, after PreToolUse and before the tool runs (Claude Code's
- * order: PreToolUse hooks run first and may skip or rewrite the call; the permission rules and
- * mode then decide on the arguments as rewritten). `deny` refuses; `allow` runs; `ask` asks the
- * `PermissionRequest` deciders, and when none decides (a headless run has nobody else to ask)
- * the call is refused and a `permission_prompt` Notification fires.
+ * The loop's side of the permission check (`resolvePermission` in src/hooks/permissions/, shared
+ * with the AI SDK's wrapped tools): PermissionRequest and the `permission_prompt` Notification
+ * fire through the run's hooks, awaited no longer than the run lives, their outcomes reported on
+ * the event stream.
  */
-import { realpath } from 'node:fs/promises';
-import { homedir } from 'node:os';
-import { resolve } from 'node:path';
 import {
-  decidePermission,
-  type PermissionCall,
-  type PermissionDecision,
-  type PermissionMode,
-  type PermissionRule,
-  type PermissionRules,
-  type PermissionToolKinds,
+  resolvePermission,
+  type AgentPermissions,
+  type PermissionCheckCall,
+  type PermissionOutcome,
 } from '../hooks/permissions/index.ts';
-import type { HookContext } from '../events/index.ts';
 import type { RunState } from './run-state.ts';
 
-/** A call that needs asking, as a `PermissionRequest` decider sees it. */
-export interface PermissionRequest {
-  readonly toolName: string;
-  readonly toolCallId: string;
-  readonly args: unknown;
-  /** The rule that asks, when a rule does (else the mode asks: `reason` says so). */
-  readonly rule?: PermissionRule;
-  readonly reason: string;
-  readonly mode: PermissionMode;
-}
+export {
+  decideCall,
+  permissionCallOf,
+  type AgentPermissions,
+  type PermissionOutcome,
+} from '../hooks/permissions/index.ts';
 
 /**
- * A decider's answer: `allow` (optionally with `updatedInput`, the arguments to run with instead),
- * `deny` with the message the model sees, or `undefined` for no decision (the next decider is
- * asked; when none decides, the call is refused).
+ * Runs the permission check of one call in `run` (see `resolvePermission`). `validate` checks an
+ * `updatedInput` against the tool's schema (an invalid one refuses the call).
  */
-export type PermissionAnswer =
-  | { readonly behavior: 'allow'; readonly updatedInput?: unknown }
-  | { readonly behavior: 'deny'; readonly message: string };
-
-/** Answers permission requests (a `PermissionRequest` hook); may return `undefined`. */
-export type PermissionDecider = (
-  context: HookContext,
-  request: PermissionRequest,
-) => PermissionAnswer | undefined | Promise<PermissionAnswer | undefined>;
-
-/**
- * The permission layer of an agent. Without it (the default) every call runs, as before rules
- * existed. With it, each call is decided by `decidePermission` (see `PermissionMode`).
- */
-export interface AgentPermissions {
-  readonly rules: PermissionRules;
-  /** Default `default`. */
-  readonly mode?: PermissionMode;
-  /** Where `~/` in rules points. Default `os.homedir()`. */
-  readonly homeDir?: string;
-  /** Which tools read, edit or run commands. Default the built-in tools. */
-  readonly toolKinds?: PermissionToolKinds;
-  /** Asked, in order, for every call that needs asking. */
-  readonly deciders?: readonly PermissionDecider[];
-}
-
-/** The outcome of the permission check: run with `args`, or refuse with `reason`. */
-export type PermissionOutcome =
-  | { readonly kind: 'run'; readonly args: unknown }
-  | { readonly kind: 'refuse'; readonly reason: string };
-
-async function realPathOrSelf(path: string): Promise<string> {
-  try {
-    return await realpath(path);
-  } catch {
-    return path;
-  }
-}
-
-/** The facts of a call rules match against: its command, or every form of its path. */
-export async function permissionCallOf(
-  toolName: string,
-  args: unknown,
-  cwd: string,
-): Promise<PermissionCall> {
-  const record = typeof args === 'object' && args !== null ? (args as Record<string, unknown>) : {};
-  if (typeof record.command === 'string') return { toolName, command: record.command };
-  const path =
-    typeof record.path === 'string'
-      ? record.path
-      : typeof record.file_path === 'string'
-        ? record.file_path
-        : undefined;
-  if (path === undefined) return { toolName, paths: [resolve(cwd, '.')] };
-  const absolute = resolve(cwd, path);
-  const real = await realPathOrSelf(absolute);
-  return { toolName, paths: real === absolute ? [absolute] : [absolute, real] };
-}
-
-/** Decides one call with the agent's permissions (pure but for resolving the call's paths). */
-export async function decideCall(
-  permissions: AgentPermissions,
-  toolName: string,
-  args: unknown,
-  cwd: string,
-): Promise<PermissionDecision> {
-  const call = await permissionCallOf(toolName, args, cwd);
-  return decidePermission(call, {
-    rules: permissions.rules,
-    mode: permissions.mode ?? 'default',
-    context: { projectDir: cwd, homeDir: permissions.homeDir ?? homedir() },
-    ...(permissions.toolKinds === undefined ? {} : { toolKinds: permissions.toolKinds }),
-  });
-}
-
-/**
- * Runs the permission check of one call (see the module comment). `validate` checks an
- * `updatedInput` against the tool's schema (an invalid one refuses the call); an updated input
- * is decided again, so a deny rule still binds what actually runs.
- */
-export async function checkPermission(
+export function checkPermission(
   run: RunState,
   permissions: AgentPermissions,
-  call: { readonly toolName: string; readonly toolCallId: string; readonly args: unknown },
+  call: PermissionCheckCall,
   validate: (args: unknown) => string | undefined,
 ): Promise<PermissionOutcome> {
-  const cwd = run.session.info.cwd;
-  const decision = await decideCall(permissions, call.toolName, call.args, cwd);
-  if (decision.behavior === 'allow') return { kind: 'run', args: call.args };
-  if (decision.behavior === 'deny')
-    return { kind: 'refuse', reason: `Permission denied: ${decision.reason}.` };
-
-  const mode = permissions.mode ?? 'default';
-  const request: PermissionRequest = {
-    toolName: call.toolName,
-    toolCallId: call.toolCallId,
-    args: call.args,
-    reason: decision.reason,
-    mode,
-    ...(decision.rule === undefined ? {} : { rule: decision.rule }),
-  };
-  for (const decider of permissions.deciders ?? []) {
-    const answer = await run.settle(decider(run.context, request));
-    if (answer === undefined) continue;
-    if (answer.behavior === 'deny')
-      return { kind: 'refuse', reason: `Permission denied: ${answer.message}` };
-    if (answer.updatedInput === undefined) return { kind: 'run', args: call.args };
-    const invalid = validate(answer.updatedInput);
-    if (invalid !== undefined)
-      return {
-        kind: 'refuse',
-        reason: `Permission denied: the PermissionRequest answer's updatedInput does not match the tool's schema: ${invalid}`,
-      };
-    const again = await decideCall(permissions, call.toolName, answer.updatedInput, cwd);
-    if (again.behavior === 'deny')
-      return { kind: 'refuse', reason: `Permission denied: ${again.reason}.` };
-    return { kind: 'run', args: answer.updatedInput };
-  }
-
-  const message = `${call.toolName} needs permission (${decision.reason}) and no PermissionRequest hook decided; the call was denied because nobody can be asked in a headless run.`;
-  const { hooks, observed, context } = run;
-  if (observed.notification && hooks.onNotification !== undefined) {
-    const action = await run.settle(
-      hooks.onNotification(context, {
-        notificationType: 'permission_prompt',
-        message,
-        details: {
-          tool_name: call.toolName,
-          tool_input: call.args,
-          tool_call_id: call.toolCallId,
-          permission_mode: mode,
-          ...(decision.rule === undefined ? {} : { permission_rule: decision.rule.source }),
-        },
-      }),
-    );
-    run.hookOutcome('notification', action);
-  }
-  return { kind: 'refuse', reason: `Permission denied: ${message}` };
+  return resolvePermission(
+    permissions,
+    call,
+    run.session.info.cwd,
+    {
+      permissionRequest: (event) =>
+        run.fire(
+          'permissionRequest',
+          () => event,
+          (action) => (action.kind === 'deny' ? { kind: 'deny', reason: action.message } : action),
+        ),
+      notification: (event) => run.fire('notification', () => event),
+    },
+    validate,
+  );
 }

@@ -7,7 +7,14 @@ import { randomUUID } from 'node:crypto';
 import type { FinishReason, GenerationSettings, LanguageModel, Message } from '../content/index.ts';
 import type { AgentHook, Awaitable } from '../hooks/agent-hook.ts';
 import type { HookReport, SessionInfo } from '../events/context.ts';
-import { HOOK_METHOD, STEP_EVENT_KINDS, type HookEventKind } from '../events/index.ts';
+import {
+  EVENT_DEFINITIONS,
+  HOOK_METHOD,
+  STEP_EVENT_KINDS,
+  type EventMap,
+  type HookEventKind,
+} from '../events/index.ts';
+import type { HookContext } from '../events/context.ts';
 import { RunHookContext } from '../hooks/hook-context.ts';
 import { Scratchpad } from '../events/index.ts';
 import { ModelCallBudget } from './budgets.ts';
@@ -17,6 +24,9 @@ import type { ToolRegistry } from './tool-registry.ts';
 import type { SessionLock } from './session-lock.ts';
 import type { AgentPermissions } from './permission-step.ts';
 import type { TranscriptRecord, TranscriptWriter } from './transcript.ts';
+import type { ObservedHookRun } from '../events/observed-hook-run.ts';
+import { traceHookRun } from './run-telemetry.ts';
+import type { LoopSpan, LoopTracer } from './tracer.ts';
 
 /** The agent's options with every default applied. */
 export interface AgentConfig {
@@ -32,6 +42,8 @@ export interface AgentConfig {
   readonly closingHookBudgetMs: number;
   /** The permission layer; `undefined`: every call runs (see `AgentPermissions`). */
   readonly permissions: AgentPermissions | undefined;
+  /** Where spans go; none by default (no span is built). */
+  readonly tracer: LoopTracer | undefined;
 }
 
 /** What a session keeps between runs. */
@@ -50,6 +62,28 @@ export interface SessionState {
   pendingContext: string | undefined;
   /** Reports raised before a run existed (SessionStart, resume warnings), emitted by the next run. */
   readonly pendingReports: HookReport[];
+  /** The session's span, open from `openSession` to `close` (with a tracer). */
+  readonly span: LoopSpan | undefined;
+}
+
+/**
+ * Records a hook run outside any run (SessionStart, SessionEnd): in the transcript, and as a span
+ * under the session's.
+ */
+export function recordSessionHookRun(
+  config: AgentConfig,
+  session: SessionState,
+  observed: ObservedHookRun,
+): void {
+  session.transcript.append({
+    type: 'hook-run',
+    turn: 0,
+    modelCall: 0,
+    run: observed,
+    time: new Date(observed.startTime).toISOString(),
+  });
+  if (config.tracer !== undefined && session.span !== undefined)
+    traceHookRun(config.tracer, session.span, observed);
 }
 
 /** How a turn (and possibly the run) ended. */
@@ -95,10 +129,42 @@ export function observedKinds(hooks: AgentHook): Readonly<Record<HookEventKind, 
   const table = {} as Record<HookEventKind, boolean>;
   for (let index = 0; index < KIND_COUNT; index++) {
     const kind = STEP_EVENT_KINDS[index] as HookEventKind;
-    table[kind] =
-      typeof hooks[HOOK_METHOD[kind]] === 'function' && (hooks.observes?.(kind) ?? true);
+    table[kind] = observesKind(hooks, kind);
   }
   return table;
+}
+
+/** True when the hook implements the method of `kind` and its `observes(kind)` is not false. */
+export function observesKind(hooks: AgentHook, kind: HookEventKind): boolean {
+  return typeof hooks[HOOK_METHOD[kind]] === 'function' && (hooks.observes?.(kind) ?? true);
+}
+
+/** The answer of the hook's method for `kind`. */
+export type HookAnswer<Kind extends HookEventKind> = EventMap[Kind]['answer'];
+/** The action of `kind`, once settled. */
+export type HookAction<Kind extends HookEventKind> = Awaited<HookAnswer<Kind>>;
+
+/**
+ * Calls the hook's method for `kind` when the hook observes it, building the event only then;
+ * `undefined` when it does not. The one guard every fire site goes through (`RunState.fire`,
+ * `RunState.fireClosing`, the session's SessionStart and SessionEnd).
+ */
+export function callHook<Kind extends HookEventKind>(
+  hooks: AgentHook,
+  observed: boolean,
+  kind: Kind,
+  context: HookContext,
+  event: () => EventMap[Kind]['event'],
+): HookAnswer<Kind> | undefined {
+  if (!observed) return undefined;
+  const method = hooks[HOOK_METHOD[kind]] as
+    ((context: HookContext, event: EventMap[Kind]['event']) => HookAnswer<Kind>) | undefined;
+  return method?.call(hooks, context, event());
+}
+
+/** The name an event goes by in messages: its external name, else its kind. */
+export function eventLabel(kind: HookEventKind): string {
+  return EVENT_DEFINITIONS[kind].external?.name ?? kind;
 }
 
 export function isPromiseLike<T>(value: Awaitable<T>): value is Promise<T> {
@@ -123,6 +189,15 @@ export class RunState {
   lastAnswer = '';
   /** The turn currently running (0 between turns). */
   currentTurn = 0;
+  /** When the model call in progress started (ms since the epoch); undefined between calls. */
+  modelCallStart: number | undefined;
+  /** The model the call in progress went to; undefined until called (or when a hook answered). */
+  calledModel: LanguageModel | undefined;
+  /** With a tracer: the spans open now, innermost last, that hook runs nest under. */
+  turnSpan: LoopSpan | undefined;
+  modelCallSpan: LoopSpan | undefined;
+  /** With a tracer: the open tool-call spans by call id (tool calls run concurrently). */
+  readonly toolSpans = new Map<string, LoopSpan>();
 
   constructor(config: AgentConfig, session: SessionState, streaming: boolean) {
     this.config = config;
@@ -142,7 +217,33 @@ export class RunState {
       report: (report) => {
         this.report(report);
       },
+      recordHookRun: (observed) => {
+        this.recordHookRun(observed);
+      },
     });
+  }
+
+  /**
+   * Records a hook run: a `hook-run` transcript record and, with a tracer, a span under the
+   * innermost open span it belongs to (its tool call's, else the model call's, the turn's, the
+   * session's).
+   */
+  recordHookRun(observed: ObservedHookRun): void {
+    this.record({
+      type: 'hook-run',
+      turn: this.currentTurn,
+      modelCall: this.budget.used,
+      run: observed,
+      time: new Date(observed.startTime).toISOString(),
+    });
+    const tracer = this.config.tracer;
+    if (tracer === undefined) return;
+    const parent =
+      (observed.toolCallId === undefined ? undefined : this.toolSpans.get(observed.toolCallId)) ??
+      this.modelCallSpan ??
+      this.turnSpan ??
+      this.session.span;
+    if (parent !== undefined) traceHookRun(tracer, parent, observed);
   }
 
   emit(event: RunEvent): void {
@@ -180,6 +281,65 @@ export class RunState {
         ? { type: 'hook', event, outcome: action.kind }
         : { type: 'hook', event, outcome: action.kind, reason: action.reason },
     );
+  }
+
+  /**
+   * Fires `kind` through the run's hooks: when some hook observes it, builds the event, calls
+   * the hook, awaits its answer no longer than the run lives (`settle`) and reports the outcome
+   * on the event stream (`outcome` maps an answer without a `kind`, i.e. an invalid-tool-call
+   * deferral, to what is reported). Resolves to the action, or `undefined` when no hook observes
+   * the event (nothing is built, called or reported then).
+   */
+  async fire<Kind extends HookEventKind>(
+    kind: Kind,
+    event: () => EventMap[Kind]['event'],
+    outcome: (action: HookAction<Kind>) => {
+      readonly kind: string;
+      readonly reason?: string;
+    } = (action) => action as { readonly kind: string; readonly reason?: string },
+  ): Promise<HookAction<Kind> | undefined> {
+    const answer = callHook(this.hooks, this.observed[kind], kind, this.context, event);
+    if (answer === undefined) return undefined;
+    const action = (await this.settle(answer)) as HookAction<Kind>;
+    this.hookOutcome(kind, outcome(action));
+    return action;
+  }
+
+  /**
+   * Fires a closing event (Interrupt, StopFailure): with a fresh context whose signal fires after
+   * the closing-hook budget (the run's own may have fired), awaited within that budget; a hook
+   * that fails or does not answer in time is reported as a warning, never thrown.
+   */
+  async fireClosing<Kind extends HookEventKind>(
+    kind: Kind,
+    event: () => EventMap[Kind]['event'],
+  ): Promise<void> {
+    if (!this.observed[kind]) return;
+    const context = this.closingContext();
+    const answer = callHook(this.hooks, true, kind, context, event);
+    if (answer === undefined) return;
+    const settled = await settleWithinBudget(answer, context.signal);
+    if (settled.ok)
+      this.hookOutcome(kind, settled.value as { readonly kind: string; readonly reason?: string });
+    else
+      this.report({
+        level: 'warning',
+        text: `the ${eventLabel(kind)} hook did not complete: ${settled.error.message}`,
+        event: kind,
+      });
+  }
+
+  /**
+   * The hook's method for `kind`, bound, when it observes the event (else `undefined`): for the
+   * per-delta fire sites of a stream, which look it up once per model call and call it directly.
+   */
+  handler<Kind extends HookEventKind>(
+    kind: Kind,
+  ): ((context: HookContext, event: EventMap[Kind]['event']) => HookAnswer<Kind>) | undefined {
+    if (!this.observed[kind]) return undefined;
+    const method = this.hooks[HOOK_METHOD[kind]] as
+      ((context: HookContext, event: EventMap[Kind]['event']) => HookAnswer<Kind>) | undefined;
+    return method?.bind(this.hooks);
   }
 
   /** Throws a `CancelledError` when the run was cancelled. */
@@ -232,6 +392,9 @@ export class RunState {
       scratchpad: this.#scratchpad,
       report: (report) => {
         this.report(report);
+      },
+      recordHookRun: (observed) => {
+        this.recordHookRun(observed);
       },
     });
     context.setTurn(this.context.turn);

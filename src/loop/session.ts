@@ -7,7 +7,10 @@ import type { SessionEndReason } from '../events/index.ts';
 import { LoopError } from './loop-error.ts';
 import type { RunEvent, RunHandle, RunResult, RunStatus } from './run-events.ts';
 import {
+  recordSessionHookRun,
   RunState,
+  callHook,
+  observesKind,
   settleWithinBudget,
   type AgentConfig,
   type SessionState,
@@ -181,12 +184,11 @@ export class Session {
       await active.result;
     }
     const hooks = this.#config.hooks;
-    const onSessionEnd =
-      (hooks.observes?.('sessionEnd') ?? true) ? hooks.onSessionEnd?.bind(hooks) : undefined;
-    if (onSessionEnd !== undefined) {
+    if (observesKind(hooks, 'sessionEnd')) {
       const signal = AbortSignal.timeout(this.#config.closingHookBudgetMs);
       const context = this.#sessionContext(signal);
-      const settled = await settleWithinBudget(onSessionEnd(context, { reason }), signal);
+      const answer = callHook(hooks, true, 'sessionEnd', context, () => ({ reason }));
+      const settled = await settleWithinBudget(answer, signal);
       if (!settled.ok) {
         this.#recordReport({
           level: 'warning',
@@ -198,14 +200,22 @@ export class Session {
     this.#state.transcript.append({ type: 'session-end', reason, time: now() });
     await this.#state.transcript.close();
     await this.#state.lock.release();
+    const span = this.#state.span;
+    if (span !== undefined) {
+      span.setAttributes({ 'hookwire.session.end_reason': reason });
+      span.end();
+    }
   }
 
   /** @internal Fires SessionStart; its context waits for the first prompt. */
   async start(): Promise<void> {
     const hooks = this.#config.hooks;
-    if (hooks.onSessionStart === undefined || !(hooks.observes?.('sessionStart') ?? true)) return;
+    if (!observesKind(hooks, 'sessionStart')) return;
     const context = this.#sessionContext(new AbortController().signal);
-    const action = await hooks.onSessionStart(context, { source: this.#source });
+    const action = await callHook(hooks, true, 'sessionStart', context, () => ({
+      source: this.#source,
+    }));
+    if (action === undefined) return;
     if (action.kind === 'stop') {
       this.#recordReport({
         level: 'warning',
@@ -225,6 +235,9 @@ export class Session {
       session: this.#state.info,
       report: (report) => {
         this.#recordReport(report);
+      },
+      recordHookRun: (observed) => {
+        recordSessionHookRun(this.#config, this.#state, observed);
       },
     });
   }

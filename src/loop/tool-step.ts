@@ -14,26 +14,18 @@ import type {
   ToolCallBlock,
   ToolResponseBlock,
 } from '../content/index.ts';
-import type { InvalidToolCallAction, ToolCallAction } from '../events/index.ts';
-import type { Awaitable } from '../hooks/agent-hook.ts';
-import type { HookContext } from '../events/context.ts';
-import type { InvalidToolCallReason, ToolCallEvent } from '../events/index.ts';
+import {
+  InvalidToolCallAction,
+  toolCallResolution,
+  type InvalidToolCallReason,
+  type ToolCallEvent,
+} from '../events/index.ts';
 import { CancelledError, LoopError } from './loop-error.ts';
 import type { RunState, TurnEnd, TurnState } from './run-state.ts';
+import { endToolCallSpan, startToolCallSpan, type ToolCallStatus } from './run-telemetry.ts';
+import type { LoopSpan } from './tracer.ts';
 import { ToolRegistry } from './tool-registry.ts';
 import { checkPermission } from './permission-step.ts';
-
-/** A hook (a `HookStack`) that reports the effective arguments beside its tool-call action. */
-interface ToolCallResolver {
-  resolveToolCall(
-    context: HookContext,
-    event: ToolCallEvent,
-  ): Awaitable<{ readonly action: ToolCallAction; readonly args: unknown }>;
-}
-
-function hasResolver(hooks: object): hooks is ToolCallResolver {
-  return typeof (hooks as Partial<ToolCallResolver>).resolveToolCall === 'function';
-}
 
 type Plan =
   | { readonly kind: 'run'; readonly call: ToolCallBlock; readonly args: unknown }
@@ -69,8 +61,7 @@ export async function runToolStep(
   request: ModelRequest,
   toolCalls: readonly ToolCallBlock[],
 ): Promise<TurnEnd | undefined> {
-  const { hooks, observed, context, config } = run;
-  const registry = config.tools;
+  const registry = run.config.tools;
   const offered = new Set<string>();
   if (request.tools !== undefined) for (const tool of request.tools) offered.add(tool.name);
 
@@ -87,22 +78,22 @@ export async function runToolStep(
         plans.push({ kind: 'run', call, args: diagnosis.args });
         break;
       }
-      let action: InvalidToolCallAction | undefined;
-      if (observed.invalidToolCall && hooks.onInvalidToolCall !== undefined) {
-        action = await run.settle(
-          hooks.onInvalidToolCall(context, {
-            reason: diagnosis.reason,
-            detail: diagnosis.detail,
-            toolName: call.name,
-            toolCallId: call.id,
-            args: diagnosis.args,
-            availableTools: registry?.names() ?? [],
-            allowedTools: [...offered],
-            toolChoice: request.settings?.toolChoice,
-          }),
-        );
-        run.hookOutcome('invalidToolCall', action ?? { kind: 'fail' });
-      }
+      const invalid = call;
+      // No decision is reported as what it means: fail fast.
+      const action: InvalidToolCallAction | undefined = await run.fire(
+        'invalidToolCall',
+        () => ({
+          reason: diagnosis.reason,
+          detail: diagnosis.detail,
+          toolName: invalid.name,
+          toolCallId: invalid.id,
+          args: diagnosis.args,
+          availableTools: registry?.names() ?? [],
+          allowedTools: [...offered],
+          toolChoice: request.settings?.toolChoice,
+        }),
+        (decided) => decided ?? InvalidToolCallAction.fail(),
+      );
       if (action === undefined) {
         // No hook decided: answer the call with its error so the model can correct itself, as
         // long as the turn's budget lasts (then fail as an explicit `fail` does).
@@ -320,36 +311,70 @@ function diagnose(
   return { args };
 }
 
+/**
+ * Runs one call (`executeCallBody`) and records it: a `tool-call` transcript record and, with a
+ * tracer, its `execute_tool` span, open from its PreToolUse hooks to its PostToolUse hooks.
+ */
 async function executeCall(run: RunState, plan: Plan): Promise<CallOutcome> {
-  const { hooks, observed, context } = run;
+  const startTime = Date.now();
+  const { id, name } = plan.call;
+  const tracer = run.config.tracer;
+  let span: LoopSpan | undefined;
+  if (tracer !== undefined) {
+    span = startToolCallSpan(tracer, run.turnSpan ?? run.session.span, name, id);
+    run.toolSpans.set(id, span);
+  }
+  let status: ToolCallStatus = 'error';
+  let error: string | undefined;
+  try {
+    const outcome = await executeCallBody(run, plan);
+    error = outcome.block.error;
+    status = outcome.skipped ? 'skipped' : error === undefined ? 'ok' : 'error';
+    return outcome;
+  } catch (thrown) {
+    error = thrown instanceof Error ? thrown.message : String(thrown);
+    throw thrown;
+  } finally {
+    run.record({
+      type: 'tool-call',
+      turn: run.currentTurn,
+      modelCall: run.budget.used,
+      toolCallId: id,
+      toolName: name,
+      status,
+      ...(error === undefined ? {} : { error }),
+      durationMs: Date.now() - startTime,
+      time: new Date(startTime).toISOString(),
+    });
+    if (span !== undefined) {
+      run.toolSpans.delete(id);
+      endToolCallSpan(span, status, error);
+    }
+  }
+}
+
+async function executeCallBody(run: RunState, plan: Plan): Promise<CallOutcome> {
   const call = plan.call;
   let args = plan.args;
   let skipReason = plan.kind === 'skip' ? plan.reason : undefined;
   let stop: string | undefined;
 
-  if (plan.kind === 'run' && observed.toolCall) {
+  if (plan.kind === 'run') {
     const event: ToolCallEvent = {
       toolName: call.name,
       toolCallId: call.id,
       args,
       originalArgs: args,
     };
-    let action: ToolCallAction;
-    if (hasResolver(hooks)) {
-      const resolved = await run.settle(hooks.resolveToolCall(context, event));
-      action = resolved.action;
-      args = resolved.args;
-    } else if (hooks.onToolCall !== undefined) {
-      action = await run.settle(hooks.onToolCall(context, event));
-      if (action.kind === 'rewrite') args = action.args;
-    } else {
-      action = { kind: 'run' };
-    }
-    run.hookOutcome('toolCall', action);
-    if (action.kind === 'skip') skipReason = action.reason;
-    if (action.kind === 'stop') {
-      stop = action.reason;
-      skipReason = `the run was stopped: ${action.reason}`;
+    const action = await run.fire('toolCall', () => event);
+    if (action !== undefined) {
+      // The final action says whether the arguments were rewritten (a skip/stop carries them).
+      args = toolCallResolution(action, event).args;
+      if (action.kind === 'skip') skipReason = action.reason;
+      if (action.kind === 'stop') {
+        stop = action.reason;
+        skipReason = `the run was stopped: ${action.reason}`;
+      }
     }
   }
   // Permission rules and mode decide after PreToolUse, on the arguments as rewritten.
@@ -399,10 +424,7 @@ async function executeCall(run: RunState, plan: Plan): Promise<CallOutcome> {
   }
   // The tool's own outcome is on record before the PostToolUse hooks see it (they may take a
   // while); the reviewed result follows. Without such hooks the reviewed record comes at once.
-  const reviewing =
-    error === undefined
-      ? observed.toolResult && hooks.onToolResult !== undefined
-      : observed.toolFailure && hooks.onToolFailure !== undefined;
+  const reviewing = error === undefined ? run.observed.toolResult : run.observed.toolFailure;
   if (reviewing) {
     run.record({
       type: 'tool-result',
@@ -426,14 +448,16 @@ async function executeCall(run: RunState, plan: Plan): Promise<CallOutcome> {
       error,
     };
     let additionalContext: string | undefined;
-    if (observed.toolFailure && hooks.onToolFailure !== undefined) {
-      const action = await run.settle(
-        hooks.onToolFailure(context, { toolName: call.name, toolCallId: call.id, args, error }),
-      );
-      run.hookOutcome('toolFailure', action);
-      if (action.kind === 'stop') stop = action.reason;
-      else additionalContext = action.additionalContext;
-    }
+    const failed = error;
+    const calledWith = args;
+    const action = await run.fire('toolFailure', () => ({
+      toolName: call.name,
+      toolCallId: call.id,
+      args: calledWith,
+      error: failed,
+    }));
+    if (action?.kind === 'stop') stop = action.reason;
+    else additionalContext = action?.additionalContext;
     return { block, args, skipped: false, additionalContext, stop };
   }
   const block: ToolResponseBlock = {
@@ -453,24 +477,18 @@ async function afterTool(
   skipped: boolean,
   stop: string | undefined,
 ): Promise<CallOutcome> {
-  const { hooks, observed, context } = run;
-  if (!observed.toolResult || hooks.onToolResult === undefined) {
-    return { block, args, skipped, additionalContext: undefined, stop };
-  }
-  const action = await run.settle(
-    hooks.onToolResult(context, {
-      toolName: call.name,
-      toolCallId: call.id,
-      args,
-      presentation: block.result,
-      raw:
-        block.error === undefined
-          ? { result: block.result }
-          : { result: block.result, error: block.error },
-      skipped,
-    }),
-  );
-  run.hookOutcome('toolResult', action);
+  const action = await run.fire('toolResult', () => ({
+    toolName: call.name,
+    toolCallId: call.id,
+    args,
+    presentation: block.result,
+    raw:
+      block.error === undefined
+        ? { result: block.result }
+        : { result: block.result, error: block.error },
+    skipped,
+  }));
+  if (action === undefined) return { block, args, skipped, additionalContext: undefined, stop };
   if (action.kind === 'stop')
     return { block, args, skipped, additionalContext: undefined, stop: stop ?? action.reason };
   const presented = action.kind === 'rewrite' ? { ...block, result: action.presentation } : block;

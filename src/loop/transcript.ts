@@ -16,12 +16,18 @@
 import { closeSync, openSync, writeSync } from 'node:fs';
 import { mkdir, open, readFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import type { ContentBlock, Message, ToolResponseBlock } from '../content/index.ts';
+import type { ContentBlock, Message, ToolResponseBlock, Usage } from '../content/index.ts';
 import type { HookReport } from '../events/context.ts';
+import type { ObservedHookRun } from '../events/observed-hook-run.ts';
 import type { RunStatus } from './run-events.ts';
+import type { ModelCallEnd, ToolCallStatus } from './run-telemetry.ts';
 
-/** Transcript format version, in the `session-start` record. */
-export const TRANSCRIPT_VERSION = 1;
+/**
+ * Transcript format version, in the `session-start` record. Version 2 adds the `model-call`,
+ * `tool-call` and `hook-run` records; readers skip record types they do not know, so a version 1
+ * transcript reads (and resumes) as before, only without those records.
+ */
+export const TRANSCRIPT_VERSION = 2;
 
 /** One line of a transcript. `time` is an ISO 8601 timestamp. */
 export type TranscriptRecord =
@@ -67,7 +73,47 @@ export type TranscriptRecord =
       readonly reason?: string;
       readonly time: string;
     }
-  | { readonly type: 'session-end'; readonly reason: string; readonly time: string };
+  | { readonly type: 'session-end'; readonly reason: string; readonly time: string }
+  /**
+   * A model call (v2), from its first guarding hook (BeforeModel) to its answer: `time` is when
+   * it started. `provider` / `model` are absent when a hook answered instead of a model.
+   */
+  | {
+      readonly type: 'model-call';
+      readonly turn: number;
+      readonly modelCall: number;
+      readonly provider?: string;
+      readonly model?: string;
+      readonly status: ModelCallEnd['status'];
+      readonly finishReason?: string;
+      readonly usage?: Usage;
+      readonly reason?: string;
+      readonly durationMs: number;
+      readonly time: string;
+    }
+  /** A tool call (v2), from its PreToolUse hooks to its PostToolUse hooks: `time` is when it started. */
+  | {
+      readonly type: 'tool-call';
+      readonly turn: number;
+      readonly modelCall: number;
+      readonly toolCallId: string;
+      readonly toolName: string;
+      readonly status: ToolCallStatus;
+      readonly error?: string;
+      readonly durationMs: number;
+      readonly time: string;
+    }
+  /**
+   * One hook's run (v2): `turn` and `modelCall` say where it ran (0 outside a turn / before the
+   * first model call); `time` is when it started.
+   */
+  | {
+      readonly type: 'hook-run';
+      readonly turn: number;
+      readonly modelCall: number;
+      readonly run: ObservedHookRun;
+      readonly time: string;
+    };
 
 /** Appends records to a transcript file. */
 export class TranscriptWriter {

@@ -19,7 +19,8 @@
 import { textOf, type ContentBlock } from '../content/index.ts';
 import { CancelledError } from './loop-error.ts';
 import { runModelStep } from './model-step.ts';
-import { settleWithinBudget, type RunState, type TurnEnd, type TurnState } from './run-state.ts';
+import { endTurnSpan, startTurnSpan } from './run-telemetry.ts';
+import type { RunState, TurnEnd, TurnState } from './run-state.ts';
 import { runToolStep } from './tool-step.ts';
 
 const now = (): string => new Date().toISOString();
@@ -31,6 +32,15 @@ export async function runTurn(run: RunState, prompt: string): Promise<TurnEnd> {
   run.currentTurn = number;
   run.emit({ type: 'turn-start', turn: number, prompt });
   run.record({ type: 'turn-start', turn: number, prompt, time: now() });
+  const tracer = run.config.tracer;
+  if (tracer !== undefined)
+    run.turnSpan = startTurnSpan(
+      tracer,
+      session.span,
+      session.info.sessionId,
+      run.config.agentName,
+      number,
+    );
   const turn: TurnState = {
     number,
     prompt,
@@ -53,6 +63,10 @@ export async function runTurn(run: RunState, prompt: string): Promise<TurnEnd> {
   }
   if (end.status === 'cancelled' && !turn.stopCompleted) await fireInterrupt(run, turn);
   if (end.status === 'failed') await fireStopFailure(run, turn, end);
+  if (run.turnSpan !== undefined) {
+    endTurnSpan(run.turnSpan, end.status, end.reason);
+    run.turnSpan = undefined;
+  }
   const result = run.lastAnswer;
   run.record(
     end.reason === undefined
@@ -69,15 +83,14 @@ export async function runTurn(run: RunState, prompt: string): Promise<TurnEnd> {
 }
 
 async function runTurnBody(run: RunState, turn: TurnState): Promise<TurnEnd> {
-  const { hooks, observed, context, session } = run;
+  const { session } = run;
   run.throwIfCancelled();
 
   const sessionContext = session.pendingContext;
   session.pendingContext = undefined;
   let promptContext: string | undefined;
-  if (observed.promptSubmit && hooks.onPromptSubmit !== undefined) {
-    const action = await run.settle(hooks.onPromptSubmit(context, { prompt: turn.prompt }));
-    run.hookOutcome('promptSubmit', action);
+  const action = await run.fire('promptSubmit', () => ({ prompt: turn.prompt }));
+  if (action !== undefined) {
     if (action.kind === 'deny') {
       // The prompt is discarded; the session context waits for the next prompt.
       session.pendingContext = sessionContext;
@@ -150,26 +163,24 @@ function promptBlocks(
 
 /** Fires Stop for a completed turn; `undefined` means the turn continues. */
 async function fireStop(run: RunState, turn: TurnState): Promise<TurnEnd | undefined> {
-  const { hooks, observed, context, session } = run;
+  const { session } = run;
   const completed: TurnEnd = { status: 'completed', endsRun: false };
   // A queued prompt runs next: this turn is not the end of the user's request, so no Stop.
   if (session.queue.length > 0) return completed;
-  if (!observed.stop || hooks.onStop === undefined) return completed;
+  if (!run.observed.stop) return completed;
   run.throwIfCancelled();
   const budget = run.config.stopContinuationsPerTurn;
-  const action = await run.settle(
-    hooks.onStop(context, {
-      stopHookActive: turn.continuations > 0,
-      prompt: turn.prompt,
-      promptResponse: run.lastAnswer,
-      continuations: turn.continuations,
-      continuationBudget: budget,
-    }),
-  );
+  const action = await run.fire('stop', () => ({
+    stopHookActive: turn.continuations > 0,
+    prompt: turn.prompt,
+    promptResponse: run.lastAnswer,
+    continuations: turn.continuations,
+    continuationBudget: budget,
+  }));
+  if (action === undefined) return completed;
   // The turn was cancelled while the Stop hook ran: its answer is discarded.
   run.throwIfCancelled();
   turn.stopCompleted = true;
-  run.hookOutcome('stop', action);
   if (action.kind === 'continue') return completed;
   if (action.kind === 'stop') return { status: 'stopped', reason: action.reason, endsRun: true };
   if (session.queue.length > 0) {
@@ -194,41 +205,15 @@ async function fireStop(run: RunState, turn: TurnState): Promise<TurnEnd | undef
 }
 
 async function fireInterrupt(run: RunState, turn: TurnState): Promise<void> {
-  const { hooks, observed } = run;
-  if (!observed.interrupt || hooks.onInterrupt === undefined) return;
   // The run's signal has fired: the Interrupt hook gets a fresh one, bounded by the closing budget.
-  const context = run.closingContext();
-  const settled = await settleWithinBudget(
-    hooks.onInterrupt(context, { prompt: turn.prompt }),
-    context.signal,
-  );
-  if (settled.ok) run.hookOutcome('interrupt', settled.value);
-  else
-    run.report({
-      level: 'warning',
-      text: `the Interrupt hook did not complete: ${settled.error.message}`,
-      event: 'interrupt',
-    });
+  await run.fireClosing('interrupt', () => ({ prompt: turn.prompt }));
 }
 
 async function fireStopFailure(run: RunState, turn: TurnState, end: TurnEnd): Promise<void> {
-  const { hooks, observed } = run;
-  if (!observed.stopFailure || hooks.onStopFailure === undefined) return;
-  const context = run.closingContext();
-  const settled = await settleWithinBudget(
-    hooks.onStopFailure(context, {
-      error: end.reason ?? end.error?.message ?? 'the turn failed',
-      finishReason: end.failure?.finishReason,
-      rawStopReason: end.failure?.rawStopReason,
-      prompt: turn.prompt,
-    }),
-    context.signal,
-  );
-  if (settled.ok) run.hookOutcome('stopFailure', settled.value);
-  else
-    run.report({
-      level: 'warning',
-      text: `the StopFailure hook did not complete: ${settled.error.message}`,
-      event: 'stopFailure',
-    });
+  await run.fireClosing('stopFailure', () => ({
+    error: end.reason ?? end.error?.message ?? 'the turn failed',
+    finishReason: end.failure?.finishReason,
+    rawStopReason: end.failure?.rawStopReason,
+    prompt: turn.prompt,
+  }));
 }

@@ -55,4 +55,24 @@ export {
   type HookDecision,
   type RawHookDecision,
 } from './hook-decision.ts';
-export { parseHookStdout, type HookStdout } from './hook-stdout.ts';
+export {
+  HOOK_JSON_LIMITS,
+  encodeHookPayload,
+  guardStdoutProblem,
+  parseHookStdout,
+  quoteStart,
+  type HookPayloadEncoding,
+  type HookStdout,
+} from './hook-stdout.ts';
+export {
+  DEFAULT_MAX_JSON_DEPTH,
+  jsonTextDepthExceeds,
+  jsonValueDepthExceeds,
+  parseJsonText,
+  type JsonDuplicateKey,
+  type JsonPathSegments,
+  type JsonTextError,
+  type JsonTextPosition,
+  type JsonTextResult,
+  type ParseJsonTextOptions,
+} from './json-text.ts';

@@ -7,6 +7,7 @@ import type {
   HookCallbackMatcher,
   HookInput,
   HookJSONOutput,
+  PermissionRequestHookInput,
   PostToolUseHookInput,
   PreToolUseHookInput,
   SessionStartHookInput,
@@ -15,6 +16,7 @@ import type {
 } from '@anthropic-ai/claude-agent-sdk';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
+  PermissionRequestAction,
   PromptSubmitAction,
   StopAction,
   ToolCallAction,
@@ -225,5 +227,77 @@ describe('toClaudeAgentHooks', () => {
       },
     ]);
     expect(sources).toEqual(['startup']);
+  });
+
+  it('PermissionRequest: a settings-file hook denies Claude’s Bash, an in-process hook allows a Write with updatedInput in Claude’s names, no decision leaves it to the SDK', async () => {
+    const seen = `${project.dir}/permission-input.json`;
+    const decider = await project.script(
+      'decide.sh',
+      `cat > "${seen}"; echo '{"hookSpecificOutput":{"hookEventName":"PermissionRequest","decision":{"behavior":"deny","message":"no shell for you"}}}'`,
+    );
+    const settings = await project.settings('hooks.json', {
+      PermissionRequest: [group([{ command: decider }], { matcher: 'shell' })],
+    });
+    const instance = await open({
+      settings: [settings],
+      hooks: [
+        {
+          name: 'sandbox writes',
+          onPermissionRequest: (_context, event) =>
+            event.toolName === 'write_file'
+              ? PermissionRequestAction.allow({
+                  ...(event.args as Record<string, unknown>),
+                  path: `/sandbox${(event.args as { path: string }).path}`,
+                })
+              : PermissionRequestAction.continue(),
+        },
+      ],
+    });
+    const hooks = toClaudeAgentHooks(instance);
+    const request = (tool_name: string, tool_input: unknown): PermissionRequestHookInput => ({
+      ...base(),
+      hook_event_name: 'PermissionRequest',
+      permission_mode: 'default',
+      tool_name,
+      tool_input,
+    });
+    expect(
+      await fire(hooks.PermissionRequest, request('Bash', { command: 'rm -rf /' }), 'toolu_9'),
+    ).toEqual([
+      {
+        hookSpecificOutput: {
+          hookEventName: 'PermissionRequest',
+          decision: { behavior: 'deny', message: 'no shell for you' },
+        },
+      },
+    ]);
+    const { readFile } = await import('node:fs/promises');
+    // The command hook saw hookwire's names, the tool use id and the agent's mode.
+    expect(JSON.parse(await readFile(seen, 'utf8'))).toMatchObject({
+      hook_event_name: 'PermissionRequest',
+      tool_name: 'shell',
+      tool_input: { command: 'rm -rf /' },
+      tool_call_id: 'toolu_9',
+      permission_mode: 'default',
+      session_id: 'claude-session-1',
+    });
+    expect(
+      await fire(
+        hooks.PermissionRequest,
+        request('Write', { file_path: '/etc/hosts', content: 'x' }),
+        'toolu_10',
+      ),
+    ).toEqual([
+      {
+        hookSpecificOutput: {
+          hookEventName: 'PermissionRequest',
+          decision: {
+            behavior: 'allow',
+            updatedInput: { file_path: '/sandbox/etc/hosts', content: 'x' },
+          },
+        },
+      },
+    ]);
+    expect(await fire(hooks.PermissionRequest, request('Grep', { pattern: 'x' }))).toEqual([{}]);
   });
 });

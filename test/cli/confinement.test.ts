@@ -4,72 +4,19 @@
  * tools, and under --sandbox none with the shell either; permission rules from settings.
  */
 import { createServer, type Server } from 'node:http';
-import { mkdir, readFile, rm, stat, symlink, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, stat, symlink, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findBwrap } from '../../src/hook-kinds/command/index.ts';
 import {
-  callTool,
   createSandbox,
-  jsonLines,
   readLog,
-  runCli,
-  say,
   settingsWith,
   writeHookScript,
   writeJson,
-  writeScript,
+  runToolCalls,
   LOGGER_HOOK,
-  type Sandbox,
 } from './support.ts';
-
-const roots: string[] = [];
-afterEach(async () => {
-  await Promise.all(roots.splice(0).map((root) => rm(root, { recursive: true, force: true })));
-});
-
-async function sandboxed(): Promise<Sandbox> {
-  const sandbox = await createSandbox();
-  roots.push(sandbox.root);
-  return sandbox;
-}
-
-interface ToolResult {
-  toolName: string;
-  result: unknown;
-  error?: string;
-}
-
-/** Runs `calls` (one model turn each) and returns every tool result the model saw. */
-async function runTools(
-  sandbox: Sandbox,
-  calls: readonly [string, unknown][],
-  extra: readonly string[] = [],
-  env: NodeJS.ProcessEnv = sandbox.env,
-): Promise<{ results: ToolResult[]; code: number | null; stderr: string }> {
-  const script = await writeScript(join(sandbox.root, 'model.jsonl'), [
-    ...calls.map(([name, args], index) => callTool(`c${index}`, name, args)),
-    say('done'),
-  ]);
-  const outcome = await runCli(
-    [
-      'run',
-      'go',
-      '--model',
-      `scripted:${script}`,
-      '--cwd',
-      sandbox.project,
-      '--output-format',
-      'stream-json',
-      ...extra,
-    ],
-    { env },
-  );
-  const results = jsonLines(outcome.stdout)
-    .filter((line) => line['type'] === 'tool-result')
-    .map((line) => line as unknown as ToolResult);
-  return { results, code: outcome.code, stderr: outcome.stderr };
-}
 
 const CREDENTIALS = {
   ANTHROPIC_API_KEY: 'sk-ant-cli-test-credential',
@@ -80,9 +27,9 @@ const CREDENTIALS = {
 
 describe('the model’s shell has no credentials', () => {
   it('env through the shell tool shows none of the parent’s keys; passEnvironment passes a named one', async () => {
-    const sandbox = await sandboxed();
+    const sandbox = await createSandbox();
     const env = { ...sandbox.env, ...CREDENTIALS };
-    const { results } = await runTools(sandbox, [['shell', { command: 'env' }]], [], env);
+    const { results } = await runToolCalls(sandbox, [['shell', { command: 'env' }]], [], env);
     const stdout = (results[0]?.result as { stdout: string }).stdout;
     for (const value of Object.values(CREDENTIALS)) expect(stdout).not.toContain(value);
     expect(stdout).toContain('HOOKWIRE_HOME=');
@@ -90,14 +37,14 @@ describe('the model’s shell has no credentials', () => {
     await writeJson(join(sandbox.home, '.hookwire', 'settings.json'), {
       passEnvironment: ['GITHUB_TOKEN'],
     });
-    const passed = await runTools(sandbox, [['shell', { command: 'env' }]], [], env);
+    const passed = await runToolCalls(sandbox, [['shell', { command: 'env' }]], [], env);
     const passedOut = (passed.results[0]?.result as { stdout: string }).stdout;
     expect(passedOut).toContain('GITHUB_TOKEN=ghp-cli-test-credential');
     expect(passedOut).not.toContain('sk-ant-cli-test-credential');
   });
 
   it('hooks inherit the environment, unless they ask for "environment": "scrubbed"', async () => {
-    const sandbox = await sandboxed();
+    const sandbox = await createSandbox();
     const log = join(sandbox.root, 'env.log');
     const dump = await writeHookScript(
       sandbox.project,
@@ -112,7 +59,7 @@ appendFileSync(process.argv[2], JSON.stringify({ key: process.env.ANTHROPIC_API_
         SessionStart: [dump, { command: `${dump} scrubbed`, environment: 'scrubbed' }],
       }),
     );
-    await runTools(sandbox, [], [], { ...sandbox.env, ...CREDENTIALS });
+    await runToolCalls(sandbox, [], [], { ...sandbox.env, ...CREDENTIALS });
     const keys = (await readLog(log)).map((entry) => entry['key']).sort();
     expect(keys).toEqual(['sk-ant-cli-test-credential', null].sort());
   });
@@ -120,11 +67,11 @@ appendFileSync(process.argv[2], JSON.stringify({ key: process.env.ANTHROPIC_API_
 
 describe('the file tools stay in the project', () => {
   it('refuses ../, absolute and symlink escapes with an error the model sees as the tool result', async () => {
-    const sandbox = await sandboxed();
+    const sandbox = await createSandbox();
     const outside = join(sandbox.root, 'outside.txt');
     await writeFile(outside, 'untouched');
     await symlink(outside, join(sandbox.project, 'link.txt'));
-    const { results, code } = await runTools(sandbox, [
+    const { results, code } = await runToolCalls(sandbox, [
       ['write_file', { path: '../outside.txt', content: 'pwned' }],
       ['write_file', { path: outside, content: 'pwned' }],
       ['edit_file', { path: 'link.txt', old_string: 'untouched', new_string: 'pwned' }],
@@ -141,10 +88,10 @@ describe('the file tools stay in the project', () => {
   });
 
   it('--add-dir opens one more directory', async () => {
-    const sandbox = await sandboxed();
+    const sandbox = await createSandbox();
     const extra = join(sandbox.root, 'extra');
     await mkdir(extra);
-    const { results } = await runTools(
+    const { results } = await runToolCalls(
       sandbox,
       [['write_file', { path: join(extra, 'a.txt'), content: 'added' }]],
       ['--add-dir', extra],
@@ -156,7 +103,7 @@ describe('the file tools stay in the project', () => {
 
 describe('permission rules from settings', () => {
   it('a deny rule refuses; an unallowed edit in default mode is denied headless and a permission_prompt Notification hook hears it', async () => {
-    const sandbox = await sandboxed();
+    const sandbox = await createSandbox();
     const log = join(sandbox.root, 'notifications.log');
     const logger = await writeHookScript(sandbox.project, 'log.mjs', LOGGER_HOOK, [log]);
     await writeJson(join(sandbox.home, '.hookwire', 'settings.json'), {
@@ -166,7 +113,7 @@ describe('permission rules from settings', () => {
         { Notification: { matcher: 'permission_prompt' } },
       ) as object),
     });
-    const { results } = await runTools(sandbox, [
+    const { results } = await runToolCalls(sandbox, [
       ['shell', { command: 'echo ok' }],
       ['shell', { command: 'git push origin main' }],
       ['write_file', { path: 'a.txt', content: 'x' }],
@@ -178,7 +125,7 @@ describe('permission rules from settings', () => {
     const heard = await readLog(log);
     expect(heard.map((entry) => entry['notification_type'])).toEqual(['permission_prompt']);
 
-    const accepted = await runTools(
+    const accepted = await runToolCalls(
       sandbox,
       [['write_file', { path: 'a.txt', content: 'x' }]],
       ['--permission-mode', 'acceptEdits'],
@@ -202,11 +149,12 @@ describe.skipIf(bwrap === undefined)('--sandbox', () => {
   });
 
   it('a sandboxed shell cannot write outside the project or reach a loopback server', async () => {
-    const sandbox = await sandboxed();
+    const sandbox = await createSandbox();
     const outside = join(sandbox.root, 'outside.txt');
     await writeFile(outside, 'untouched');
-    const fetch = `${process.execPath} -e "fetch('http://127.0.0.1:${port}/').then(r => r.text()).then(t => console.log('got ' + t), e => console.log('failed'))"`;
-    const { results } = await runTools(
+    // bash's /dev/tcp, not this Node: a Node under /tmp is hidden by the sandbox's private /tmp.
+    const fetch = `bash -c 'exec 3<>/dev/tcp/127.0.0.1/${port} && printf "GET / HTTP/1.0\\r\\n\\r\\n" >&3 && cat <&3' 2>/dev/null | grep -q reached && echo 'got reached' || echo failed`;
+    const { results } = await runToolCalls(
       sandbox,
       [
         ['shell', { command: `echo pwned > ${outside}; echo inside > in.txt` }],
@@ -218,7 +166,7 @@ describe.skipIf(bwrap === undefined)('--sandbox', () => {
     expect(await readFile(join(sandbox.project, 'in.txt'), 'utf8')).toBe('inside\n');
     expect((results[1]?.result as { stdout: string }).stdout).toContain('failed');
 
-    const networked = await runTools(
+    const networked = await runToolCalls(
       sandbox,
       [['shell', { command: fetch }]],
       ['--sandbox', '--sandbox-network'],
@@ -227,7 +175,7 @@ describe.skipIf(bwrap === undefined)('--sandbox', () => {
   });
 
   it('a hook with "sandbox": true runs confined too', async () => {
-    const sandbox = await sandboxed();
+    const sandbox = await createSandbox();
     const outside = join(sandbox.root, 'hook-outside.txt');
     await writeJson(
       join(sandbox.home, '.hookwire', 'settings.json'),
@@ -237,7 +185,7 @@ describe.skipIf(bwrap === undefined)('--sandbox', () => {
         ],
       }),
     );
-    await runTools(sandbox, []);
+    await runToolCalls(sandbox, []);
     await expect(stat(outside)).rejects.toThrow();
     expect(await readFile(join(sandbox.project, 'hook-in.txt'), 'utf8')).toBe('in\n');
   });
@@ -245,8 +193,8 @@ describe.skipIf(bwrap === undefined)('--sandbox', () => {
 
 describe('--sandbox without bubblewrap', () => {
   it('fails at once, saying how to install it', async () => {
-    const sandbox = await sandboxed();
-    const { code, stderr, results } = await runTools(
+    const sandbox = await createSandbox();
+    const { code, stderr, results } = await runToolCalls(
       sandbox,
       [['shell', { command: 'echo never' }]],
       ['--sandbox'],

@@ -4,10 +4,11 @@
  * settings discovery with `HOOKWIRE_HOME` and `HOOKWIRE_MANAGED_SETTINGS`.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdir, mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { onTestFinished } from 'vitest';
 
 export const REPOSITORY = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 export const MAIN = join(REPOSITORY, 'src', 'cli', 'main.ts');
@@ -22,8 +23,22 @@ export interface Sandbox {
   readonly env: NodeJS.ProcessEnv;
 }
 
-export async function createSandbox(): Promise<Sandbox> {
+/**
+ * Creates a sandbox under the system temporary directory. Call it inside a test: the sandbox,
+ * with everything the test and its hooks wrote there, is removed when that test finishes.
+ */
+export async function createSandbox(
+  options: {
+    /** false for a sandbox shared by a file's tests (made in `beforeAll`): the caller removes `root` in `afterAll`. */
+    readonly removeAfterTest?: boolean;
+  } = {},
+): Promise<Sandbox> {
   const root = await mkdtemp(join(tmpdir(), 'hookwire-cli-'));
+  if (options.removeAfterTest !== false) {
+    onTestFinished(async () => {
+      await rm(root, { recursive: true, force: true });
+    });
+  }
   const home = join(root, 'home');
   const project = join(root, 'project');
   await mkdir(home, { recursive: true });
@@ -180,4 +195,45 @@ export function jsonLines(stdout: string): Record<string, unknown>[] {
     .split('\n')
     .filter((line) => line.trim() !== '')
     .map((line) => JSON.parse(line) as Record<string, unknown>);
+}
+
+/** A `tool-result` line of `--output-format stream-json`. */
+export interface ToolResult {
+  toolName: string;
+  result: unknown;
+  error?: string;
+}
+
+/**
+ * Runs `calls` (one model turn each, then a final answer) through `hookwire run` with a scripted
+ * model and `extra` flags, and returns every tool result the model saw.
+ */
+export async function runToolCalls(
+  sandbox: Sandbox,
+  calls: readonly [string, unknown][],
+  extra: readonly string[] = [],
+  env: NodeJS.ProcessEnv = sandbox.env,
+): Promise<{ results: ToolResult[]; code: number | null; stderr: string }> {
+  const script = await writeScript(join(sandbox.root, 'model.jsonl'), [
+    ...calls.map(([name, args], index) => callTool(`c${index}`, name, args)),
+    say('done'),
+  ]);
+  const outcome = await runCli(
+    [
+      'run',
+      'go',
+      '--model',
+      `scripted:${script}`,
+      '--cwd',
+      sandbox.project,
+      '--output-format',
+      'stream-json',
+      ...extra,
+    ],
+    { env },
+  );
+  const results = jsonLines(outcome.stdout)
+    .filter((line) => line['type'] === 'tool-result')
+    .map((line) => line as unknown as ToolResult);
+  return { results, code: outcome.code, stderr: outcome.stderr };
 }

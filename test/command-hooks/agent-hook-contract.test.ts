@@ -4,7 +4,7 @@
  * the same answer, so command hooks are proven to compose exactly as in-process hooks do.
  */
 import { writeFileSync } from 'node:fs';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll } from 'vitest';
@@ -21,6 +21,7 @@ const runner = createCommandRunner();
 const scripts = mkdtempSync(join(tmpdir(), 'hookwire-contract-scripts-'));
 afterAll(async () => {
   await runner.close();
+  rmSync(scripts, { recursive: true, force: true });
 });
 
 /** The hook output JSON that answers like `spec.respond`. */

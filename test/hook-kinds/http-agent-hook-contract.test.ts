@@ -12,7 +12,7 @@ import { createDirectRunner } from '../../src/hook-kinds/command/runner/index.ts
 import { createHttpHookRunner } from '../../src/hook-kinds/http/index.ts';
 import { describeAgentHookContract } from '../../src/hooks/testing/index.ts';
 import { hookOutputFor } from './contract-output.ts';
-import { groupOf, httpHook } from './support.ts';
+import { groupOf, httpHook, kindStates } from './support.ts';
 
 type Handler = (payload: Record<string, unknown>) => string;
 const handlers = new Map<string, Handler>();
@@ -61,5 +61,9 @@ describeAgentHookContract('http hook (a loopback server per hook path)', (spec, 
     return output === undefined ? '' : JSON.stringify(output);
   });
   const group = groupOf(spec.event, [httpHook(`${base}${path}`, { name: spec.label })]);
-  return commandHookForGroup(group, { runner: commands, projectDir: '/tmp', kinds: { http } });
+  return commandHookForGroup(group, {
+    runner: commands,
+    projectDir: '/tmp',
+    kinds: kindStates({ http }),
+  });
 });

@@ -9,8 +9,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runHookGroup } from '../../src/hook-kinds/command/index.ts';
 import { createDirectRunner } from '../../src/hook-kinds/command/runner/index.ts';
 import { createHttpHookRunner, expandHeaderValue } from '../../src/hook-kinds/http/index.ts';
-import type { HttpHookConfig } from '../../src/hook-kinds/settings/index.ts';
-import { groupOf, httpHook, toolPayload } from './support.ts';
+import type { HttpHookConfig } from '../../src/hook-kinds/http/index.ts';
+import { groupOf, httpHook, toolPayload, kindStates } from './support.ts';
 
 interface Received {
   readonly path: string;
@@ -71,7 +71,7 @@ function fire(hook: HttpHookConfig, signal?: AbortSignal) {
     runner: commands,
     projectDir: '/tmp',
     sessionId: 'session-1',
-    kinds: { http },
+    kinds: kindStates({ http }),
     ...(signal === undefined ? {} : { signal }),
   });
 }

@@ -13,7 +13,7 @@ import { createDirectRunner } from '../../src/hook-kinds/command/runner/index.ts
 import { createProcessHookRunner } from '../../src/hook-kinds/process/index.ts';
 import { describeAgentHookContract } from '../../src/hooks/testing/index.ts';
 import { hookOutputFor } from './contract-output.ts';
-import { groupOf, processHook } from './support.ts';
+import { groupOf, processHook, kindStates } from './support.ts';
 
 const commands = createDirectRunner();
 const processes = createProcessHookRunner();
@@ -53,6 +53,6 @@ for await (const line of createInterface({ input: process.stdin })) {
   return commandHookForGroup(group, {
     runner: commands,
     projectDir: scripts,
-    kinds: { process: processes },
+    kinds: kindStates({ process: processes }),
   });
 });

@@ -7,7 +7,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { runHookGroup } from '../../src/hook-kinds/command/index.ts';
 import { createDirectRunner } from '../../src/hook-kinds/command/runner/index.ts';
 import { createProcessHookRunner } from '../../src/hook-kinds/process/index.ts';
-import { groupOf, processHook } from './support.ts';
+import { groupOf, processHook, kindStates } from './support.ts';
 
 const commands = createDirectRunner();
 const processes = createProcessHookRunner();
@@ -42,7 +42,7 @@ describe.each([
       runner: commands,
       projectDir: '/tmp',
       sessionId: 's',
-      kinds: { process: processes },
+      kinds: kindStates({ process: processes }),
     });
 
   it('denies rm -rf and allows other commands, from one process', async () => {

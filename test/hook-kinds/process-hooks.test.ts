@@ -16,8 +16,8 @@ import {
   processHookLifecycle,
   type ProcessHookRunner,
 } from '../../src/hook-kinds/process/index.ts';
-import type { ProcessHookConfig } from '../../src/hook-kinds/settings/index.ts';
-import { groupOf, processHook, toolPayload } from './support.ts';
+import type { ProcessHookConfig } from '../../src/hook-kinds/process/index.ts';
+import { groupOf, processHook, toolPayload, kindStates } from './support.ts';
 
 const script = fileURLToPath(new URL('../fixtures/process-hooks/modes.mjs', import.meta.url));
 
@@ -54,7 +54,7 @@ function fire(config: ProcessHookConfig, mode: string, signal?: AbortSignal) {
     runner: commands,
     projectDir: directory,
     sessionId: 'session-1',
-    kinds: { process: processes },
+    kinds: kindStates({ process: processes }),
     ...(signal === undefined ? {} : { signal }),
   });
 }

@@ -11,7 +11,7 @@ import { commandHookForGroup } from '../../src/hook-kinds/command/index.ts';
 import { createDirectRunner } from '../../src/hook-kinds/command/runner/index.ts';
 import { createPromptHookRunner } from '../../src/hook-kinds/prompt/index.ts';
 import { describeAgentHookContract } from '../../src/hooks/testing/index.ts';
-import { groupOf, promptHook } from './support.ts';
+import { groupOf, kindStates, promptHook } from './support.ts';
 
 const commands = createDirectRunner();
 afterAll(async () => {
@@ -46,7 +46,7 @@ describeAgentHookContract(
     return commandHookForGroup(group, {
       runner: commands,
       projectDir: '/tmp',
-      kinds: { prompt: createPromptHookRunner({ model: judge }) },
+      kinds: kindStates({ prompt: createPromptHookRunner({ model: judge }) }),
     });
   },
   { responses: ['continue', 'deny', 'block'] },

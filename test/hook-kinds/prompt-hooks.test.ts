@@ -17,10 +17,10 @@ import {
 } from '../../src/hook-kinds/prompt/index.ts';
 import type { LanguageModel } from '../../src/content/index.ts';
 import type { HookEventName } from '../../src/events/index.ts';
-import type { PromptHookConfig } from '../../src/hook-kinds/settings/index.ts';
+import type { PromptHookConfig } from '../../src/hook-kinds/prompt/index.ts';
 import { startLoopbackServer, type LoopbackServer } from '../support/loopback-server.ts';
 import { completion } from '../fixtures/openai/chat-scenarios.ts';
-import { groupOf, promptHook, toolPayload } from './support.ts';
+import { groupOf, promptHook, toolPayload, kindStates } from './support.ts';
 
 const commands = createDirectRunner();
 afterAll(async () => {
@@ -47,7 +47,7 @@ function fire(
     runner: commands,
     projectDir: '/tmp',
     sessionId: 'session-1',
-    kinds: { prompt },
+    kinds: kindStates({ prompt }),
   });
 }
 

@@ -3,14 +3,24 @@
  * them, without a settings file (the kinds' settings schemas are tested on their own).
  */
 import type { HookEventName } from '../../src/events/index.ts';
+import { HookKindStates } from '../../src/hook-kinds/hook-kind.ts';
 import {
-  compileMatcher,
-  type HookConfig,
-  type HookGroupConfig,
+  httpKind,
   type HttpHookConfig,
+  type HttpHookRunner,
+} from '../../src/hook-kinds/http/index.ts';
+import {
+  processKind,
   type ProcessHookConfig,
+  type ProcessHookRunner,
+} from '../../src/hook-kinds/process/index.ts';
+import {
+  promptKind,
   type PromptHookConfig,
-} from '../../src/hook-kinds/settings/index.ts';
+  type PromptHookRunner,
+} from '../../src/hook-kinds/prompt/index.ts';
+import type { HookConfig } from '../../src/hook-kinds/registry.ts';
+import { compileMatcher, type HookGroupConfig } from '../../src/hook-kinds/settings/index.ts';
 
 const base = {
   timeoutMs: 5000,
@@ -73,4 +83,17 @@ export function toolPayload(mode: string, sessionId = 'session-1'): Record<strin
     tool_input: { mode },
     tool_call_id: 'call-1',
   };
+}
+
+/** The kind states a hook session would hold, from the runners a test made itself. */
+export function kindStates(runners: {
+  readonly process?: ProcessHookRunner;
+  readonly http?: HttpHookRunner;
+  readonly prompt?: PromptHookRunner;
+}): HookKindStates {
+  const states = new HookKindStates();
+  if (runners.process !== undefined) states.set(processKind, runners.process);
+  if (runners.http !== undefined) states.set(httpKind, runners.http);
+  if (runners.prompt !== undefined) states.set(promptKind, runners.prompt);
+  return states;
 }

@@ -1,6 +1,6 @@
 /**
  * Permission rules and modes in the real loop with the real built-in tools on real files: each
- * mode, and PermissionRequest deciders allowing, denying and rewriting (updatedInput).
+ * mode, and in-process PermissionRequest hooks allowing, denying and rewriting (updatedInput).
  */
 import { mkdtemp, readFile, realpath, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -8,13 +8,19 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { builtinTools } from '../../src/adapters/tools/index.ts';
 import { parsePermissionRule, type PermissionMode } from '../../src/hooks/permissions/index.ts';
-import type {
-  AgentPermissions,
-  PermissionDecider,
-  PermissionRequest,
-  RunEvent,
-} from '../../src/loop/index.ts';
-import { ToolCallAction } from '../../src/events/index.ts';
+import type { AgentPermissions, RunEvent } from '../../src/loop/index.ts';
+import {
+  PermissionRequestAction,
+  ToolCallAction,
+  type HookContext,
+  type PermissionRequestEvent,
+} from '../../src/events/index.ts';
+
+/** An in-process `onPermissionRequest` hook. */
+type PermissionHook = (
+  context: HookContext,
+  event: PermissionRequestEvent,
+) => PermissionRequestAction | Promise<PermissionRequestAction>;
 import { callTools, collect, say, start } from './support.ts';
 
 let cwd: string;
@@ -50,6 +56,7 @@ async function runCalls(
   calls: { name: string; args: unknown }[],
   permissions: AgentPermissions,
   hooks: { toolCall?: (args: unknown) => ToolCallAction } = {},
+  permissionHooks: readonly PermissionHook[] = [],
 ): Promise<Outcome> {
   const log: string[] = [];
   const notifications: { type: string; details: unknown }[] = [];
@@ -70,19 +77,16 @@ async function runCalls(
           return { kind: 'continue' };
         },
       },
+      // Each PermissionRequest hook is its own registered hook: the stack composes them.
+      ...permissionHooks.map((hook, index) => ({
+        name: `permission-${index}`,
+        onPermissionRequest: (context: HookContext, event: PermissionRequestEvent) => {
+          log.push(`PermissionRequest ${event.toolName}`);
+          return hook(context, event);
+        },
+      })),
     ],
-    agent: {
-      permissions: {
-        ...permissions,
-        deciders: (permissions.deciders ?? []).map(
-          (decider): PermissionDecider =>
-            (context, request) => {
-              log.push(`PermissionRequest ${request.toolName}`);
-              return decider(context, request);
-            },
-        ),
-      },
-    },
+    agent: { permissions },
   });
   const { events } = await collect(harness.session.run('go'));
   await harness.session.close('exit');
@@ -183,24 +187,20 @@ describe('permission modes', () => {
   });
 });
 
-describe('PermissionRequest deciders', () => {
-  const asked = (mode: PermissionMode, deciders: PermissionDecider[]): AgentPermissions => ({
+describe('PermissionRequest hooks (in-process)', () => {
+  const asked = (mode: PermissionMode): AgentPermissions => ({
     rules: rules({ ask: ['write_file'], deny: ['write_file(secret/**)'] }),
     mode,
-    deciders,
   });
 
   it('an allow runs the call, with the rule in the request', async () => {
-    const requests: PermissionRequest[] = [];
-    const outcome = await runCalls(
-      [write('a.txt', 'allowed')],
-      asked('bypassPermissions', [
-        (_context, request) => {
-          requests.push(request);
-          return { behavior: 'allow' };
-        },
-      ]),
-    );
+    const requests: PermissionRequestEvent[] = [];
+    const outcome = await runCalls([write('a.txt', 'allowed')], asked('bypassPermissions'), {}, [
+      (_context, request) => {
+        requests.push(request);
+        return PermissionRequestAction.allow();
+      },
+    ]);
     expect(outcome.results[0]?.error).toBeUndefined();
     expect(await readFile(join(cwd, 'a.txt'), 'utf8')).toBe('allowed');
     expect(requests[0]).toMatchObject({
@@ -208,59 +208,72 @@ describe('PermissionRequest deciders', () => {
       toolCallId: 'c0',
       mode: 'bypassPermissions',
     });
-    expect(requests[0]?.rule?.source).toBe('write_file');
+    expect(requests[0]?.rule).toBe('write_file');
     expect(outcome.log).toEqual(['PreToolUse write_file', 'PermissionRequest write_file']);
     expect(outcome.notifications).toEqual([]);
   });
 
   it('a deny refuses the call with its message; no notification', async () => {
-    const outcome = await runCalls(
-      [write('a.txt')],
-      asked('default', [() => ({ behavior: 'deny', message: 'not on a Friday' })]),
-    );
+    const outcome = await runCalls([write('a.txt')], asked('default'), {}, [
+      () => PermissionRequestAction.deny('not on a Friday'),
+    ]);
     expect(outcome.results[0]?.error).toBe('Permission denied: not on a Friday');
     expect(await exists('a.txt')).toBe(false);
     expect(outcome.notifications).toEqual([]);
   });
 
   it('updatedInput rewrites the call; a rewrite into a denied path or off the schema is refused', async () => {
-    const rewritten = await runCalls(
-      [write('a.txt', 'original')],
-      asked('default', [
-        () => ({ behavior: 'allow', updatedInput: { path: 'b.txt', content: 'rewritten' } }),
-      ]),
-    );
+    const rewritten = await runCalls([write('a.txt', 'original')], asked('default'), {}, [
+      () => PermissionRequestAction.allow({ path: 'b.txt', content: 'rewritten' }),
+    ]);
     expect(rewritten.results[0]?.error).toBeUndefined();
     expect(await exists('a.txt')).toBe(false);
     expect(await readFile(join(cwd, 'b.txt'), 'utf8')).toBe('rewritten');
 
-    const intoDenied = await runCalls(
-      [write('c.txt')],
-      asked('default', [
-        () => ({ behavior: 'allow', updatedInput: { path: 'secret/key', content: 'x' } }),
-      ]),
-    );
+    const intoDenied = await runCalls([write('c.txt')], asked('default'), {}, [
+      () => PermissionRequestAction.allow({ path: 'secret/key', content: 'x' }),
+    ]);
     expect(intoDenied.results[0]?.error).toContain('write_file(secret/**)');
     expect(await exists('secret')).toBe(false);
 
-    const offSchema = await runCalls(
-      [write('d.txt')],
-      asked('default', [() => ({ behavior: 'allow', updatedInput: { path: 42 } })]),
-    );
+    const offSchema = await runCalls([write('d.txt')], asked('default'), {}, [
+      () => PermissionRequestAction.allow({ path: 42 }),
+    ]);
     expect(offSchema.results[0]?.error).toContain("does not match the tool's schema");
     expect(await exists('d.txt')).toBe(false);
   });
 
-  it('a decider without an answer passes to the next; none deciding denies and notifies', async () => {
-    const outcome = await runCalls(
-      [write('a.txt'), write('b.txt')],
-      asked('default', [
-        () => undefined,
-        (_context, request) =>
-          (request.args as { path: string }).path === 'a.txt' ? { behavior: 'allow' } : undefined,
-      ]),
-    );
+  it('a hook without an opinion passes to the next; none deciding denies and notifies', async () => {
+    const outcome = await runCalls([write('a.txt'), write('b.txt')], asked('default'), {}, [
+      () => PermissionRequestAction.continue(),
+      (_context, request) =>
+        (request.args as { path: string }).path === 'a.txt'
+          ? PermissionRequestAction.allow()
+          : PermissionRequestAction.continue(),
+    ]);
     expect(outcome.results.map((result) => result.error === undefined)).toEqual([true, false]);
     expect(outcome.notifications.map((entry) => entry.type)).toEqual(['permission_prompt']);
+  });
+
+  it('composes in registration order: a later deny beats an earlier allow; the later rewrite wins and is what later hooks see', async () => {
+    const denied = await runCalls([write('a.txt')], asked('default'), {}, [
+      () => PermissionRequestAction.allow(),
+      () => PermissionRequestAction.deny('second says no'),
+    ]);
+    expect(denied.results[0]?.error).toBe('Permission denied: second says no');
+    expect(await exists('a.txt')).toBe(false);
+
+    const seen: unknown[] = [];
+    const rewritten = await runCalls([write('a.txt', 'original')], asked('default'), {}, [
+      () => PermissionRequestAction.allow({ path: 'first.txt', content: 'first' }),
+      (_context, event) => {
+        seen.push(event.args);
+        return PermissionRequestAction.allow({ path: 'second.txt', content: 'second' });
+      },
+    ]);
+    expect(seen).toEqual([{ path: 'first.txt', content: 'first' }]);
+    expect(rewritten.results[0]?.error).toBeUndefined();
+    expect(await exists('first.txt')).toBe(false);
+    expect(await readFile(join(cwd, 'second.txt'), 'utf8')).toBe('second');
   });
 });

@@ -2,13 +2,11 @@
  * Test support for the loop suites: the real loop, the scripted model, a real `HookStack`, and
  * in-process hooks that write every event they see to an execution log.
  */
-import { mkdtemp } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { ContentBlock, FinishReason } from '../../src/content/index.ts';
 import type { AgentHook } from '../../src/hooks/agent-hook.ts';
 import { HOOK_METHOD, type HookEventKind } from '../../src/events/index.ts';
 import { HookStack } from '../../src/hooks/stack/hook-stack.ts';
+import { testTempDir } from '../support/temp-dir.ts';
 import {
   createAgent,
   type AgentOptions,
@@ -158,7 +156,7 @@ export async function start(options: {
   agent?: Partial<Omit<AgentOptions, 'model' | 'cwd' | 'tools' | 'hooks'>>;
   cwd?: string;
 }): Promise<Harness> {
-  const cwd = options.cwd ?? (await mkdtemp(join(tmpdir(), 'hookwire-loop-')));
+  const cwd = options.cwd ?? (await testTempDir('loop'));
   const model = createScriptedModel(options.script);
   const agent = createAgent({
     model,

@@ -2,14 +2,14 @@
  * Sessions and transcripts: valid JSONL after a run, survival of a crash's truncated last line,
  * resume.
  */
-import { appendFile, readFile, writeFile, mkdtemp } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { appendFile, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createAgent } from '../../src/loop/index.ts';
 import { createScriptedModel, loadScriptedModel } from '../../src/testing.ts';
 import { callTools, collect, loggingHook, say, start, SURFACES } from './support.ts';
 import { HookStack } from '../../src/hooks/stack/hook-stack.ts';
+import { testTempDir } from '../support/temp-dir.ts';
 import { ModelError } from '../../src/content/index.ts';
 
 describe.each(SURFACES)('sessions and transcripts ($name)', ({ streaming }) => {
@@ -36,11 +36,14 @@ describe.each(SURFACES)('sessions and transcripts ($name)', ({ streaming }) => {
       'session-start',
       'turn-start',
       'message',
+      'model-call',
       'message',
       // The tool's own result (the logging hook observes PostToolUse), then the reviewed one.
       'tool-result',
+      'tool-call',
       'tool-result',
       'message',
+      'model-call',
       'message',
       'hook-report',
       'turn-end',
@@ -52,7 +55,7 @@ describe.each(SURFACES)('sessions and transcripts ($name)', ({ streaming }) => {
   });
 
   it('resumes from a transcript whose last line a crash cut short, with a warning', async () => {
-    const cwd = await mkdtemp(join(tmpdir(), 'hookwire-resume-'));
+    const cwd = await testTempDir('resume');
     const first = await start({ script: [say('first answer')], cwd });
     await collect(first.session.run('remember 42', { streaming }));
     await first.session.close('exit');
@@ -104,7 +107,7 @@ describe.each(SURFACES)('sessions and transcripts ($name)', ({ streaming }) => {
 
 describe('scripted model', () => {
   it('reads a JSONL script and names file:line and the problem for a bad line', async () => {
-    const directory = await mkdtemp(join(tmpdir(), 'hookwire-script-'));
+    const directory = await testTempDir('script');
     const good = join(directory, 'good.jsonl');
     await writeFile(
       good,

@@ -244,8 +244,9 @@ class AiSdkHookwire implements Hookwire {
         'hookwire wraps a model instance, not a model id string: pass e.g. openai("gpt-5") instead of "openai/gpt-5".',
       );
     }
-    // Only what some hook observes is wrapped (decided per call): with no hooks configured the
-    // AI SDK gets the caller's own model, tools and stop conditions.
+    // Only what some hook observes (or the permission layer checks) is wrapped, decided per call:
+    // with no hooks and no permissions configured the AI SDK gets the caller's own model, tools
+    // and stop conditions.
     const hooks = this.#session.hooks;
     const modelHooks =
       hooks.observes('completionCall') ||
@@ -253,7 +254,10 @@ class AiSdkHookwire implements Hookwire {
       hooks.observes('modelOutput');
     const toolHooks =
       options.tools !== undefined &&
-      (hooks.observes('toolCall') || hooks.observes('toolResult') || hooks.observes('toolFailure'));
+      (this.#session.permissions !== undefined ||
+        hooks.observes('toolCall') ||
+        hooks.observes('toolResult') ||
+        hooks.observes('toolFailure'));
     if (!modelHooks && !toolHooks) return options;
     return {
       ...options,

@@ -6,6 +6,12 @@
  *   rewritten input; a skip (a command hook's deny) does not run the tool and the model sees
  *   the reason as the tool's error result; a stop does the same and ends the run after this step
  *   (under `hw.generateText` / `hw.streamText`).
+ * - The permission rules and mode (settings `permissions`, `permissionMode`), when on, decide on
+ *   the arguments as PreToolUse left them, exactly as in `hookwire run`: a deny refuses the call,
+ *   an ask fires `PermissionRequest` (a hook allows, possibly with `updatedInput`, re-validated
+ *   against the tool's input schema and decided again, or denies), and when no hook decides the
+ *   call is refused and a `permission_prompt` Notification fires (nobody can be asked). A refused
+ *   call is handled like a skip: `execute` never runs and the model sees the reason.
  * - `PostToolUse` (`toolResult`) after it resolves, and after a skip (`skipped: true`): a
  *   rewrite replaces what the model sees (the app still gets the raw output in `toolResults`),
  *   additional context is appended to what the model sees.
@@ -13,12 +19,13 @@
  *   error the model sees; the error still reaches the app as the AI SDK reports tool errors.
  *
  * A tool without `execute` (client-side, provider-executed) is passed through unchanged. With no
- * hook observing tool events, `execute` is called directly.
+ * hook observing tool events and no permission layer, `execute` is called directly.
  */
-import type { Tool, ToolExecutionOptions, ToolSet } from 'ai';
+import { asSchema, type Tool, type ToolExecutionOptions, type ToolSet } from 'ai';
 import type { LanguageModelV4ToolResultOutput } from '@ai-sdk/provider';
 import { appendText, jsonValue, toToolResultOutput } from './ai-sdk-prompt.ts';
 import { activeScope, RunScope, type HookwireCore } from '../embedding/run-scope.ts';
+import { resolvePermission, type PermissionAsker } from '../../hooks/permissions/index.ts';
 
 /** What the model sees for one call, decided by PostToolUse hooks. */
 interface Presentation {
@@ -80,6 +87,7 @@ export function wrapTool<T extends Tool>(core: HookwireCore, name: string, tool:
   if (execute === undefined || WRAPPED.has(tool)) return tool;
   const invoke: Execute = execute;
   const hooks = core.hooks;
+  const permissions = core.permissions;
   const original = tool.toModelOutput;
   const presentations = new Map<string, Presentation>();
 
@@ -118,6 +126,24 @@ export function wrapTool<T extends Tool>(core: HookwireCore, name: string, tool:
     return action.additionalContext;
   }
 
+  // PermissionRequest and the permission_prompt Notification, through the instance's hooks.
+  const askerFor = (scope: RunScope): PermissionAsker => ({
+    permissionRequest: async (event) =>
+      hooks.observes('permissionRequest')
+        ? await hooks.onPermissionRequest(scope.context, event)
+        : undefined,
+    notification: async (event) =>
+      hooks.observes('notification') ? await hooks.onNotification(scope.context, event) : undefined,
+  });
+
+  // A PermissionRequest hook's `updatedInput` must still be what the tool accepts.
+  const validateInput = async (candidate: unknown): Promise<string | undefined> => {
+    const validate = asSchema(tool.inputSchema).validate;
+    if (validate === undefined) return undefined;
+    const result = await validate(candidate);
+    return result.success ? undefined : result.error.message;
+  };
+
   async function run(input: unknown, options: ToolExecutionOptions<unknown>): Promise<unknown> {
     const scope = scopeFor(options);
     const { context } = scope;
@@ -143,6 +169,22 @@ export function wrapTool<T extends Tool>(core: HookwireCore, name: string, tool:
         }
         throw new ToolCallDeniedError(reason);
       }
+    }
+    if (permissions !== undefined) {
+      const outcome = await resolvePermission(
+        permissions,
+        { toolName: name, toolCallId, args },
+        core.session.cwd,
+        askerFor(scope),
+        validateInput,
+      );
+      if (outcome.kind === 'refuse') {
+        let reason = outcome.reason;
+        const extra = await afterTool(scope, toolCallId, args, null, reason);
+        if (extra !== undefined && extra !== '') reason = `${reason}\n${extra}`;
+        throw new ToolCallDeniedError(reason);
+      }
+      args = outcome.args;
     }
     let result: unknown;
     try {
@@ -179,6 +221,7 @@ export function wrapTool<T extends Tool>(core: HookwireCore, name: string, tool:
 
   const wrappedExecute = (input: unknown, options: ToolExecutionOptions<unknown>): unknown => {
     if (
+      permissions === undefined &&
       !hooks.observes('toolCall') &&
       !hooks.observes('toolResult') &&
       !hooks.observes('toolFailure')

@@ -11,6 +11,7 @@
  * | SDK event          | hookwire event        | answer                                              |
  * | ------------------ | --------------------- | --------------------------------------------------- |
  * | PreToolUse         | toolCall              | skip → `permissionDecision: 'deny'` + reason; rewrite → `updatedInput` (no approval implied) |
+ * | PermissionRequest  | permissionRequest     | allow → `decision: {behavior: 'allow'}` (+ `updatedInput`); deny → `decision: {behavior: 'deny', message}`; no decision → the SDK asks as usual |
  * | PostToolUse        | toolResult            | rewrite → `updatedToolOutput`; `additionalContext`  |
  * | PostToolUseFailure | toolFailure           | `additionalContext`                                 |
  * | UserPromptSubmit   | promptSubmit          | deny → `decision: 'block'`; `additionalContext`     |
@@ -112,7 +113,11 @@ export function toClaudeAgentHooks(hw: ClaudeBridgeSource): ClaudeAgentHooks {
   const handlers: {
     readonly [E in HookInput['hook_event_name']]?: {
       readonly kind: Parameters<HookStack['observes']>[0];
-      readonly handle: (input: Input<E>, context: RunHookContext) => Promise<SyncHookJSONOutput>;
+      readonly handle: (
+        input: Input<E>,
+        context: RunHookContext,
+        toolUseId: string | undefined,
+      ) => Promise<SyncHookJSONOutput>;
     };
   } = {
     PreToolUse: {
@@ -147,6 +152,43 @@ export function toClaudeAgentHooks(hw: ClaudeBridgeSource): ClaudeAgentHooks {
         return resolution.rewritten
           ? { hookSpecificOutput: { hookEventName: 'PreToolUse', ...updated } }
           : CONTINUE;
+      },
+    },
+    PermissionRequest: {
+      kind: 'permissionRequest',
+      async handle(input, context, toolUseId) {
+        // The SDK's own permission rules and mode decided to ask; hookwire's hooks answer.
+        const call = fromClaudeTool(input.tool_name, input.tool_input);
+        const action = await stack.onPermissionRequest(context, {
+          toolName: call.toolName,
+          toolCallId: toolUseId ?? '',
+          args: call.input,
+          reason: `the agent asks for permission to run ${input.tool_name}`,
+          mode: input.permission_mode ?? 'default',
+        });
+        if (action.kind === 'deny')
+          return {
+            hookSpecificOutput: {
+              hookEventName: 'PermissionRequest',
+              decision: { behavior: 'deny', message: action.message },
+            },
+          };
+        if (action.kind !== 'allow') return CONTINUE;
+        return {
+          hookSpecificOutput: {
+            hookEventName: 'PermissionRequest',
+            decision:
+              action.updatedInput === undefined
+                ? { behavior: 'allow' }
+                : {
+                    behavior: 'allow',
+                    updatedInput: toClaudeToolInput(input.tool_name, action.updatedInput) as Record<
+                      string,
+                      unknown
+                    >,
+                  },
+          },
+        };
       },
     },
     PostToolUse: {
@@ -313,15 +355,16 @@ export function toClaudeAgentHooks(hw: ClaudeBridgeSource): ClaudeAgentHooks {
     if (!stack.observes(handler.kind)) continue;
     const callback: HookCallback = async (
       input,
-      _toolUseId,
+      toolUseId,
       { signal },
     ): Promise<HookJSONOutput> => {
       if (input.hook_event_name !== event) return CONTINUE;
       const handle = handler.handle as (
         input: HookInput,
         context: RunHookContext,
+        toolUseId: string | undefined,
       ) => Promise<SyncHookJSONOutput>;
-      return handle(input, contextFor(input, signal));
+      return handle(input, contextFor(input, signal), toolUseId);
     };
     result[event as HookEvent] = [{ hooks: [callback] }];
   }

@@ -8,7 +8,17 @@
 import { randomUUID } from 'node:crypto';
 import { join, resolve } from 'node:path';
 import type { Message } from '../../content/index.ts';
-import { openHookSession, projectTrust, type HookSession } from '../../hook-kinds/hook-session.ts';
+import {
+  openHookSession,
+  projectTrust,
+  settingsPermissions,
+  type HookSession,
+} from '../../hook-kinds/hook-session.ts';
+import type {
+  AgentPermissions,
+  PermissionMode,
+  PermissionToolKinds,
+} from '../../hooks/permissions/index.ts';
 import type { HookRunRecord } from '../../hook-kinds/command/hook-run.ts';
 import type { EffectiveSettings } from '../../hook-kinds/settings/effective-settings.ts';
 import type { SettingsEnvironment } from '../../hook-kinds/settings/settings-layer.ts';
@@ -53,6 +63,21 @@ export interface HookwireOptions {
    * `transcript_path` (empty when there is none). Default `false`.
    */
   readonly transcript?: boolean | string;
+  /**
+   * The permission mode, as `hookwire run --permission-mode`: overrides the settings'
+   * `permissions.defaultMode`. The permission layer is on when a settings file has `permissions`
+   * or a mode is given here or there; wrapped tools are then checked after PreToolUse (a deny
+   * rule refuses, an ask fires `PermissionRequest`, nobody deciding refuses). Default: none.
+   */
+  readonly permissionMode?: PermissionMode;
+  /**
+   * Which of the app's tools read files, edit files or run commands, for the permission modes
+   * (reads need no approval, `acceptEdits` runs edits, `plan` refuses them) and for rules like
+   * `shell(npm run *)`, which match the `command` argument. Default: hookwire's built-in names
+   * (`read_file`, `glob`, `grep`; `write_file`, `edit_file`; `shell`); any other tool is asked
+   * about unless a rule allows it.
+   */
+  readonly permissionToolKinds?: PermissionToolKinds;
   /** Given to hooks as `HookContext.agentName`. */
   readonly agentName?: string;
   /** Stop continuations per turn (a Stop hook's block), as `hookwire run`. Default 1. */
@@ -88,6 +113,7 @@ export class EmbeddedSession implements HookwireCore {
   readonly settings: EffectiveSettings;
   readonly stopContinuationsPerTurn: number;
   readonly closingHookBudgetMs: number;
+  readonly permissions: AgentPermissions | undefined;
   /** SessionStart context waiting for the first prompt. */
   pendingContext: string | undefined;
   readonly #hookSession: HookSession;
@@ -117,6 +143,11 @@ export class EmbeddedSession implements HookwireCore {
     this.stopContinuationsPerTurn =
       options.stopContinuationsPerTurn ?? DEFAULT_STOP_CONTINUATIONS_PER_TURN;
     this.closingHookBudgetMs = options.closingHookBudgetMs ?? DEFAULT_CLOSING_HOOK_BUDGET_MS;
+    const permissions = settingsPermissions(hookSession.settings, options.permissionMode);
+    this.permissions =
+      permissions === undefined || options.permissionToolKinds === undefined
+        ? permissions
+        : { ...permissions, toolKinds: options.permissionToolKinds };
   }
 
   get sessionId(): string {

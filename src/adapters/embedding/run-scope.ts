@@ -8,6 +8,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { HookReport, SessionInfo } from '../../events/context.ts';
 import { RunHookContext } from '../../hooks/hook-context.ts';
+import type { AgentPermissions } from '../../hooks/permissions/index.ts';
 import type { HookStack } from '../../hooks/stack/hook-stack.ts';
 
 /** What the wrapped model and tools share with the instance that made them. */
@@ -17,6 +18,11 @@ export interface HookwireCore {
   /** The session hooks see (`session_id`, `transcript_path`, `cwd`). */
   readonly session: SessionInfo;
   readonly agentName: string | undefined;
+  /**
+   * The permission layer (settings `permissions`, `permissionMode`) wrapped tools check after
+   * PreToolUse; `undefined`: every call runs.
+   */
+  readonly permissions: AgentPermissions | undefined;
   report(report: HookReport): void;
 }
 

@@ -5,7 +5,7 @@
 import { createServer, type Server } from 'node:http';
 import { mkdir, mkdtemp, readFile, realpath, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { basename, join } from 'node:path';
+import { join, relative, sep } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { ToolExecutionContext } from '../../loop/tool.ts';
 import { shellTool, type ShellToolResult } from './shell-tool.ts';
@@ -104,9 +104,10 @@ describe.skipIf(bwrap === undefined)('the shell tool under --sandbox (bubblewrap
     await new Promise((resolve) => server.close(resolve));
   });
 
-  const node = process.execPath;
+  // Probes with bash's /dev/tcp, not with this Node: a Node installed under /tmp (a checkout
+  // there) is hidden by the sandbox's private /tmp, which would fail the probe for the wrong reason.
   const fetchScript = (target: number) =>
-    `${node} -e "fetch('http://127.0.0.1:${target}/').then(r => r.text()).then(t => console.log('got ' + t), e => { console.log('failed ' + (e.cause?.code ?? e.message)); })"`;
+    `bash -c 'exec 3<>/dev/tcp/127.0.0.1/${target} && printf "GET / HTTP/1.0\\r\\n\\r\\n" >&3 && cat <&3' 2>/dev/null | grep -q reached && echo 'got reached' || echo failed`;
 
   it('writes inside the project, not outside it, and has a private /tmp', async () => {
     await writeFile(join(outside, 'keep.txt'), 'original');
@@ -120,7 +121,7 @@ describe.skipIf(bwrap === undefined)('the shell tool under --sandbox (bubblewrap
     expect(outsideStatus).not.toBe('0');
     expect(etcStatus).not.toBe('0');
     // The private /tmp holds only the path to the (bound) project: not the outside directory.
-    expect(tmpEntries).toBe(basename(root));
+    expect(tmpEntries).toBe(relative('/tmp', root).split(sep)[0]);
     expect(rootEntries).toBe('project');
     expect(await readFile(join(outside, 'keep.txt'), 'utf8')).toBe('original');
     await expect(stat('/etc/hookwire-pwned')).rejects.toThrow();

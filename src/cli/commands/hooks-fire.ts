@@ -70,6 +70,7 @@ export async function hooksFireCommand(event: string, options: HooksFireOptions)
     const result = await fireCommandHooks(session.settings, event, payload, {
       runner: session.runner,
       projectDir: session.projectDir,
+      kinds: session.kinds,
       confinement: { passEnvironment: session.settings.passEnvironment },
     });
     process.stdout.write(JSON.stringify(result, null, 2) + '\n');

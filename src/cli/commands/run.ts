@@ -13,6 +13,8 @@ import { CliError } from '../cli-error.ts';
 import { resolveModel } from '../model-spec.ts';
 import { createRunOutput } from '../output/create-run-output.ts';
 import type { OutputFormat } from '../output/run-output.ts';
+import { otlpExportRequested, startOtlpExport, type OtlpExport } from '../otlp-export.ts';
+import { packageVersion } from '../package-version.ts';
 import { readStdin } from '../read-stdin.ts';
 import type { RecordingModel } from '../recording-model.ts';
 import {
@@ -41,6 +43,8 @@ export interface RunCommandOptions extends SettingsCommandOptions {
   readonly sandbox?: boolean;
   /** `--sandbox-network`: sandboxed processes keep the network. */
   readonly sandboxNetwork?: boolean;
+  /** `--otel` / `--no-otel`: export spans over OTLP/HTTP (default: when an endpoint variable is set). */
+  readonly otel?: boolean;
 }
 
 /** Exit status of a cancelled run, as a shell reports a process ended by SIGINT. */
@@ -157,6 +161,7 @@ export async function runCommand(
 
   let recording: RecordingModel | undefined;
   let session: Session | undefined;
+  let otlp: OtlpExport | undefined;
   const interruption = new AbortController();
   let received: CancellingSignal | undefined;
   const onSignal = (signal: CancellingSignal): void => {
@@ -175,6 +180,8 @@ export async function runCommand(
     const baseModel = await resolveModel(options.model, modelOptions);
     modelResolved(baseModel);
     const prompt = await readPrompt(promptArgument);
+    if (otlpExportRequested(options.otel, process.env))
+      otlp = await startOtlpExport(packageVersion(), process.env);
     for (const [signal, handler] of handlers) process.on(signal, handler);
     recording =
       options.recordRequests === undefined
@@ -207,6 +214,7 @@ export async function runCommand(
       cwd: projectDir,
       ...(maxModelCalls === undefined ? {} : { maxModelCalls }),
       ...(invalidToolCallsPerTurn === undefined ? {} : { invalidToolCallsPerTurn }),
+      ...(otlp === undefined ? {} : { tracer: otlp.tracer }),
     });
     session = await agent.openSession(
       options.resume === undefined ? {} : { sessionId: options.resume, resume: true },
@@ -225,5 +233,7 @@ export async function runCommand(
     await hookSession.close();
     recording?.close();
     for (const [signal, handler] of handlers) process.off(signal, handler);
+    const warning = await otlp?.shutdown();
+    if (warning !== undefined) process.stderr.write(`${warning}\n`);
   }
 }

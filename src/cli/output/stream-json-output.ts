@@ -1,3 +1,4 @@
+import { jsonValueDepthExceeds } from '../../wire/index.ts';
 import { toResultObject } from './result-object.ts';
 import type { RunOutput } from './run-output.ts';
 
@@ -6,8 +7,17 @@ function replaceErrors(_key: string, field: unknown): unknown {
   return field instanceof Error ? { name: field.name, message: field.message } : field;
 }
 
-function writeLine(value: unknown): void {
-  process.stdout.write(JSON.stringify(value, replaceErrors) + '\n');
+/** Deeper than this, a line is replaced by a notice: `JSON.stringify` would overflow the stack. */
+const MAX_PRINTED_DEPTH = 1000;
+
+function writeLine(value: { readonly type: string }): void {
+  const line = jsonValueDepthExceeds(value, MAX_PRINTED_DEPTH)
+    ? {
+        type: value.type,
+        unprintable: `this ${value.type} event nests deeper than ${MAX_PRINTED_DEPTH} levels and is not printed`,
+      }
+    : value;
+  process.stdout.write(JSON.stringify(line, replaceErrors) + '\n');
 }
 
 /**

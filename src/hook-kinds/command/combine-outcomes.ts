@@ -25,6 +25,11 @@ interface Specific {
   readonly toolChoice?: ToolChoice;
   readonly updatedToolOutput?: unknown;
   readonly clearContext?: boolean;
+  /** PermissionRequest (Claude Code). */
+  readonly decision?: {
+    readonly behavior: 'allow' | 'deny';
+    readonly updatedInput?: Readonly<Record<string, unknown>>;
+  };
 }
 
 /**
@@ -49,6 +54,7 @@ export function combineOutcomes(
   let clearContext = false;
   let args = toolInput;
   let rewroteArgs = false;
+  let allowed = false;
   let llmResponse: HookLLMResponseOverride | undefined;
   let toolOutput: { value: unknown } | undefined;
 
@@ -94,6 +100,13 @@ export function combineOutcomes(
       args = applyToolInputRewrite(args, specific);
       rewroteArgs = true;
     }
+    if (specific.decision?.behavior === 'allow') {
+      allowed = true;
+      if (specific.decision.updatedInput !== undefined) {
+        args = specific.decision.updatedInput;
+        rewroteArgs = true;
+      }
+    }
     if (specific.llm_request !== undefined) requestOverrides.push(specific.llm_request);
     if (specific.llm_response !== undefined) llmResponse = specific.llm_response;
     if (specific.toolChoice !== undefined) toolChoices.push(specific.toolChoice);
@@ -111,6 +124,7 @@ export function combineOutcomes(
     systemMessages,
     additionalContexts,
     suppressOutput,
+    ...(allowed ? { allowed } : {}),
     ...(rewroteArgs ? { toolInput: args } : {}),
     ...(llmRequest === undefined ? {} : { llmRequest }),
     ...(llmResponse === undefined ? {} : { llmResponse }),

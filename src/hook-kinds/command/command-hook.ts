@@ -17,10 +17,11 @@ import {
   type OutcomeReasons,
 } from '../../events/index.ts';
 import type { AgentHook } from '../../hooks/agent-hook.ts';
+import type { ObservedHookRun } from '../../events/observed-hook-run.ts';
 import type { HookRunRecord } from './hook-run.ts';
 import { runHookGroup, type HookGroupRun, type HookProcessOptions } from './run-hook-group.ts';
 import type { CommandRunner } from './runner/index.ts';
-import type { HookKindRunners } from '../hook-kind.ts';
+import type { HookKindStates } from '../hook-kind.ts';
 import type { HookGroupConfig } from '../settings/index.ts';
 
 export { EVENT_KIND, requestPatchFromOverride, responseFromOverride } from '../../events/index.ts';
@@ -36,10 +37,11 @@ export interface CommandHookOptions {
   /** Called with every group run and its combined outcome (used by `hooks fire`). */
   readonly onGroupRun?: (group: HookGroupConfig, run: HookGroupRun) => void;
   /**
-   * The runners of the groups' process, http and prompt hooks; a hook whose kind has none
-   * answers a failure (a warning, or a denial when it fails closed).
+   * The session's resources of the kinds that keep some (process hooks' processes, the prompt
+   * hooks' judge); a hook whose kind needs them and finds none answers a failure (a warning, or
+   * a denial when it fails closed).
    */
-  readonly kinds?: HookKindRunners;
+  readonly kinds?: HookKindStates;
   /** How hooks with `"environment": "scrubbed"` or `"sandbox": true` are confined. */
   readonly confinement?: HookProcessOptions;
 }
@@ -91,6 +93,13 @@ export function commandHookForGroup(
       ...(options.onHookRun === undefined ? {} : { onHookRun: options.onHookRun }),
       ...(options.kinds === undefined ? {} : { kinds: options.kinds }),
       ...(options.confinement === undefined ? {} : { confinement: options.confinement }),
+      ...(context.recordHookRun === undefined
+        ? {}
+        : {
+            onObservedRun: (observed: ObservedHookRun) => {
+              context.recordHookRun?.(observed);
+            },
+          }),
     });
     options.onGroupRun?.(group, run);
     const combined = run.combined;

@@ -22,7 +22,7 @@ import { commandHookForGroup } from './command-hook.ts';
 import type { HookRunRecord } from './hook-run.ts';
 import type { HookProcessOptions } from './run-hook-group.ts';
 import type { CommandRunner } from './runner/index.ts';
-import type { HookKindRunners } from '../hook-kind.ts';
+import type { HookKindStates } from '../hook-kind.ts';
 import { hookGroupsFor, type EffectiveSettings } from '../settings/index.ts';
 
 /** One hook run in the output of `hookwire hooks fire`. */
@@ -52,8 +52,8 @@ export interface FireCommandHooksOptions {
   /** The project directory hooks run in, and the payload's default `cwd`. */
   readonly projectDir: string;
   readonly signal?: AbortSignal;
-  /** The runners of process, http and prompt hooks (see `HookKindRunners`). */
-  readonly kinds?: HookKindRunners;
+  /** The session's resources of the kinds that keep some (see `HookKindStates`). */
+  readonly kinds?: HookKindStates;
   /** How hooks with `"environment": "scrubbed"` or `"sandbox": true` are confined. */
   readonly confinement?: HookProcessOptions;
 }

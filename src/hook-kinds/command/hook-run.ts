@@ -1,7 +1,9 @@
 /**
- * One command hook's run, as reported to `hookwire hooks fire`, `stream-json` and the
- * `onHookRun` callback, and its interpretation under the protocol of the design brief.
+ * One hook's run, as reported to `hookwire hooks fire`, `stream-json` and the `onHookRun`
+ * callback, and its interpretation under the protocol of the design brief: `interpretAnswer` is
+ * the one interpreter of every kind's answer (command, process, http, prompt).
  */
+import type { HookRunDecision } from '../../events/observed-hook-run.ts';
 import {
   decodeHookOutput,
   externalSide,
@@ -9,11 +11,17 @@ import {
   type HookOutput,
   type RegisteredEventName,
 } from '../../events/index.ts';
-import { parseHookStdout } from '../../wire/index.ts';
-import { failureAnswer, type HookAnswer } from '../hook-kind.ts';
+import { guardStdoutProblem, parseHookStdout } from '../../wire/index.ts';
+import {
+  failureAnswer,
+  type HookAnswer,
+  type HookExecution,
+  type HookRunRequest,
+} from '../hook-kind.ts';
+import type { HookConfig } from '../registry.ts';
 import type { CommandResult } from './runner/index.ts';
-import type { CommandHookConfig, HookConfig } from '../settings/index.ts';
-import { formatDuration } from '../settings/index.ts';
+import type { CommandHookConfig } from '../settings/hook-config.ts';
+import { formatDuration } from '../settings/duration.ts';
 
 /**
  * `ok`: exited 0 and its output decoded. `blocked`: it denied (exit 2, or a JSON deny).
@@ -29,6 +37,7 @@ export interface HookRunRecord {
   /** The event as registered in settings (canonical name or alias). */
   readonly event: RegisteredEventName;
   readonly name: string;
+  /** What the hook runs: its command (command, process), url (http) or prompt (prompt). */
   readonly command: string;
   readonly exitCode: number | null;
   readonly signal: string | null;
@@ -52,6 +61,15 @@ export interface HookRunOutcome {
   readonly denial?: string;
   /** A non-blocking problem to report as a warning. */
   readonly warning?: string;
+  /** What the hook was seen to print, and whether it ran out of time: for records and traces. */
+  readonly io?: HookRunIo;
+}
+
+/** The raw answer of one run, as observations (transcript records, spans) show it. */
+export interface HookRunIo {
+  readonly stdout: string;
+  readonly stderr: string;
+  readonly timedOut: boolean;
 }
 
 const NOT_FOUND = 127;
@@ -105,6 +123,9 @@ export function interpretAnswer(
       value = answer.value;
       break;
     case 'stdout': {
+      // A guard's answer must be exactly one JSON object (or nothing): anything else denies.
+      const guardProblem = hook.failClosed ? guardStdoutProblem(answer.text) : undefined;
+      if (guardProblem !== undefined) return failure('warning', guardProblem + (answer.note ?? ''));
       const stdout = parseHookStdout(answer.text);
       switch (stdout.kind) {
         case 'empty':
@@ -116,7 +137,7 @@ export function interpretAnswer(
         case 'invalid-json':
           return failure(
             'warning',
-            `printed output that does not decode: invalid JSON (${stdout.error})${answer.note ?? ''}`,
+            `printed output that does not decode: ${stdout.error}${answer.note ?? ''}`,
           );
         case 'json':
           value = stdout.value;
@@ -133,6 +154,43 @@ export function interpretAnswer(
   if (denial !== undefined)
     return { hook, record: { ...base, status: 'blocked', detail: denial }, output, denial };
   return { hook, record: { ...base, status: 'ok' }, output };
+}
+
+/**
+ * Interprets what a kind's runner reported for one run (`HookExecution`) as `interpretAnswer`
+ * does; `target` is what the hook runs (`HookKind.target`).
+ */
+export function interpretExecution(
+  request: Pick<HookRunRequest, 'event' | 'registeredAs'>,
+  hook: HookConfig,
+  target: string,
+  execution: HookExecution,
+): HookRunOutcome {
+  const facts: HookRunFacts = {
+    event: request.registeredAs,
+    name: hook.name,
+    command: target,
+    exitCode: execution.exitCode ?? null,
+    signal: execution.signal ?? null,
+    durationMs: Math.round(execution.durationMs),
+    stdoutTruncated: false,
+    stderrTruncated: false,
+  };
+  const outcome = interpretAnswer(
+    request.event,
+    request.registeredAs,
+    hook,
+    facts,
+    execution.answer,
+  );
+  const timedOut = execution.answer.kind === 'failure' && execution.answer.status === 'timeout';
+  const stdout =
+    execution.answer.kind === 'stdout'
+      ? execution.answer.text
+      : execution.answer.kind === 'json' && execution.answer.value !== null
+        ? JSON.stringify(execution.answer.value)
+        : '';
+  return { ...outcome, io: { stdout, stderr: '', timedOut } };
 }
 
 /**
@@ -157,7 +215,15 @@ export function interpretRun(
     stdoutTruncated: result.stdoutTruncated,
     stderrTruncated: result.stderrTruncated,
   };
-  return interpretAnswer(event, registeredAs, hook, facts, commandAnswer(hook, result));
+  const io: HookRunIo = {
+    stdout: result.stdout,
+    stderr: result.stderr,
+    timedOut: result.termination === 'timeout',
+  };
+  return {
+    ...interpretAnswer(event, registeredAs, hook, facts, commandAnswer(hook, result)),
+    io,
+  };
 }
 
 /** What a command run answered, in the terms every hook kind shares. */
@@ -195,10 +261,50 @@ export function commandAnswer(hook: CommandHookConfig, result: CommandResult): H
   return { kind: 'stdout', text: result.stdout, note: truncatedNote(result) };
 }
 
+const REWRITE_FIELDS = [
+  'tool_input',
+  'updatedInput',
+  'llm_request',
+  'llm_response',
+  'toolChoice',
+  'updatedToolOutput',
+] as const;
+
+/**
+ * What one run decided on its own, for records and spans: a stop (`continue: false`, or a
+ * fail-closed failure where the event can only stop) before a denial, a denial before a rewrite,
+ * a rewrite before added context; anything else lets the action through (`allow`), failures that
+ * fail open included.
+ */
+export function decisionOf(event: HookEventName, outcome: HookRunOutcome): HookRunDecision {
+  const can = externalSide(event).can;
+  const output = outcome.output;
+  if (output?.continue === false && can.stop) return 'stop';
+  if (outcome.denial !== undefined) {
+    // A denial where the event has none stands for its fail-closed meaning (no tools, a stop).
+    if (can.deny || can.failClosed === 'deny' || can.failClosed === 'no-tools') return 'deny';
+    return can.failClosed === 'stop' ? 'stop' : 'allow';
+  }
+  const specific = output?.hookSpecificOutput as Readonly<Record<string, unknown>> | undefined;
+  if (specific !== undefined && REWRITE_FIELDS.some((field) => specific[field] !== undefined))
+    return 'rewrite';
+  if (specific?.['additionalContext'] !== undefined) return 'context';
+  if (outcome.text !== undefined && can.textIsContext) return 'context';
+  return 'allow';
+}
+
 function deniedBy(event: HookEventName, output: HookOutput, label: string): string | undefined {
   // Only PreToolUse's output schema admits `permissionDecision`.
   const specific = output.hookSpecificOutput as
-    { permissionDecision?: string; permissionDecisionReason?: string } | undefined;
+    | {
+        permissionDecision?: string;
+        permissionDecisionReason?: string;
+        decision?: { behavior?: string; message?: string };
+      }
+    | undefined;
+  // Only PermissionRequest's output schema admits `decision` (Claude Code's answer shape).
+  if (specific?.decision?.behavior === 'deny')
+    return specific.decision.message ?? output.reason ?? `denied by ${label}`;
   if (specific?.permissionDecision !== undefined) {
     if (specific.permissionDecision === 'deny')
       return specific.permissionDecisionReason ?? output.reason ?? `denied by ${label}`;

@@ -4,28 +4,19 @@
  * before it. Either way the outcomes are combined in configuration order.
  */
 import { externalSide } from '../../events/index.ts';
+import { boundedText, type ObservedHookRun } from '../../events/observed-hook-run.ts';
 import { combineOutcomes, type CombinedOutcome } from './combine-outcomes.ts';
+import { encodeHookPayload, type HookPayloadEncoding } from '../../wire/index.ts';
+import { kindOf, type HookConfig } from '../registry.ts';
+import { failureAnswer, hookEnvironment, type HookKindStates } from '../hook-kind.ts';
 import {
+  decisionOf,
   interpretAnswer,
-  interpretRun,
   type HookRunOutcome,
   type HookRunRecord,
 } from './hook-run.ts';
 import type { CommandRunner } from './runner/index.ts';
-import {
-  hookTarget,
-  type CommandHookConfig,
-  type HookConfig,
-  type HookGroupConfig,
-} from '../settings/index.ts';
-import {
-  failureAnswer,
-  hookEnvironment,
-  type HookExecution,
-  type HookKindRunners,
-  type HookRunContext,
-} from '../hook-kind.ts';
-import { confineCommand, credentialVariables } from './process-confinement.ts';
+import type { HookGroupConfig } from '../settings/index.ts';
 
 export interface HookGroupRunOptions {
   readonly runner: CommandRunner;
@@ -40,8 +31,18 @@ export interface HookGroupRunOptions {
   readonly onHookRun?: (record: HookRunRecord) => void;
   /** How hooks with `"environment": "scrubbed"` or `"sandbox": true` are confined. */
   readonly confinement?: HookProcessOptions;
-  /** The runners of the process, http and prompt hooks of the group (see `HookKindRunners`). */
-  readonly kinds?: HookKindRunners;
+  /**
+   * Called once per hook run with its observation (decision, timing, bounded payload and
+   * answer): what the loop records in the transcript and traces. Built only when given.
+   */
+  readonly onObservedRun?: (run: ObservedHookRun) => void;
+  /** The dialect the group's settings were written for, in observations. Default `hookwire`. */
+  readonly dialect?: string;
+  /**
+   * The session's resources of the kinds that keep some (process hooks' processes, the prompt
+   * hooks' judge); a hook whose kind needs them and finds none answers a failure.
+   */
+  readonly kinds?: HookKindStates;
 }
 
 export interface HookGroupRun {
@@ -65,108 +66,96 @@ export interface HookProcessOptions {
   readonly writableDirectories?: readonly string[];
 }
 
-/** The command the runner starts for `hook`: confined as its `environment` and `sandbox` ask. */
-function confineHookCommand(hook: CommandHookConfig, options: HookGroupRunOptions): string {
-  const confinement = options.confinement ?? {};
-  const given = new Set(Object.keys(hookEnvironment(options.projectDir, options.sessionId)));
-  const unsetEnv =
-    hook.environment === 'scrubbed'
-      ? credentialVariables(process.env, confinement.passEnvironment).filter(
-          (name) => !given.has(name),
-        )
-      : [];
-  return confineCommand(hook.command, options.projectDir, {
-    unsetEnv,
-    ...(hook.sandbox === true
-      ? {
-          sandbox: {
-            writableDirectories: [options.projectDir, ...(confinement.writableDirectories ?? [])],
-            network: confinement.sandboxNetwork === true,
-          },
-        }
-      : {}),
-  });
-}
-
-function executeKind(
-  hook: Exclude<HookConfig, { type: 'command' }>,
-  context: HookRunContext,
-  kinds: HookKindRunners | undefined,
-): Promise<HookExecution> {
-  const missing = (): Promise<HookExecution> =>
-    Promise.resolve({
-      answer: failureAnswer(
-        'error',
-        `could not run: this host runs no ${hook.type} hooks (no ${hook.type} runner was given)`,
-      ),
-      durationMs: 0,
-    });
-  switch (hook.type) {
-    case 'process':
-      return kinds?.process?.run(hook, context) ?? missing();
-    case 'http':
-      return kinds?.http?.run(hook, context) ?? missing();
-    case 'prompt':
-      return kinds?.prompt?.run(hook, context) ?? missing();
-  }
-}
-
 async function runOne(
   group: HookGroupConfig,
   index: number,
   payload: Payload,
-  input: string,
+  input: HookPayloadEncoding,
   options: HookGroupRunOptions,
   env: Record<string, string>,
 ): Promise<HookRunOutcome> {
   const hook = group.hooks[index];
   if (hook === undefined) throw new RangeError(`group ${group.path} has no hook ${index}`);
-  let outcome: HookRunOutcome;
-  if (hook.type === 'command') {
-    const result = await options.runner.run({
-      command: confineHookCommand(hook, options),
-      cwd: options.projectDir,
-      input,
-      env,
-      timeoutMs: hook.timeoutMs,
-      ...(options.killGraceMs === undefined ? {} : { killGraceMs: options.killGraceMs }),
-      ...(options.signal === undefined ? {} : { signal: options.signal }),
-    });
-    outcome = interpretRun(group.event, group.registeredAs, hook, result);
-  } else {
-    const execution = await executeKind(
-      hook,
-      {
+  const startTime = Date.now();
+  const outcome = !input.ok
+    ? notStartedOutcome(group, hook, input.problem)
+    : await kindOf(hook).run(hook, {
         event: group.event,
         registeredAs: group.registeredAs,
-        payload,
-        input,
+        input: input.text,
         projectDir: options.projectDir,
-        sessionId: options.sessionId,
         env,
+        runner: options.runner,
+        ...(options.confinement === undefined ? {} : { confinement: options.confinement }),
+        ...(options.killGraceMs === undefined ? {} : { killGraceMs: options.killGraceMs }),
         ...(options.signal === undefined ? {} : { signal: options.signal }),
-      },
-      options.kinds,
-    );
-    outcome = interpretAnswer(
-      group.event,
-      group.registeredAs,
-      hook,
-      {
-        event: group.registeredAs,
-        name: hook.name,
-        command: hookTarget(hook),
-        exitCode: execution.exitCode ?? null,
-        signal: execution.signal ?? null,
-        durationMs: Math.round(execution.durationMs),
-        stdoutTruncated: false,
-        stderrTruncated: false,
-      },
-      execution.answer,
-    );
-  }
+        ...(options.kinds === undefined ? {} : { kinds: options.kinds }),
+      });
   options.onHookRun?.(outcome.record);
+  if (options.onObservedRun !== undefined)
+    options.onObservedRun(observe(group, payload, outcome, input, startTime, options));
   return outcome;
+}
+
+/**
+ * The outcome of a hook never started because its payload is out of bounds (see
+ * `encodeHookPayload`): a failure to answer, so a warning or, failing closed, a denial.
+ */
+function notStartedOutcome(
+  group: HookGroupConfig,
+  hook: HookConfig,
+  problem: string,
+): HookRunOutcome {
+  return interpretAnswer(
+    group.event,
+    group.registeredAs,
+    hook,
+    {
+      event: group.registeredAs,
+      name: hook.name,
+      command: kindOf(hook).target(hook),
+      exitCode: null,
+      signal: null,
+      durationMs: 0,
+      stdoutTruncated: false,
+      stderrTruncated: false,
+    },
+    failureAnswer('error', `could not start: ${problem}`),
+  );
+}
+
+function observe(
+  group: HookGroupConfig,
+  payload: Payload,
+  outcome: HookRunOutcome,
+  input: HookPayloadEncoding,
+  startTime: number,
+  options: HookGroupRunOptions,
+): ObservedHookRun {
+  const { record, io } = outcome;
+  const toolCallId =
+    typeof payload['tool_call_id'] === 'string' ? payload['tool_call_id'] : undefined;
+  const reason = outcome.denial ?? record.detail;
+  return {
+    event: group.registeredAs,
+    hook: record.name,
+    kind: outcome.hook.type,
+    dialect: options.dialect ?? 'hookwire',
+    ...(group.matcherSource === '' ? {} : { matcher: group.matcherSource }),
+    decision: decisionOf(group.event, outcome),
+    status: record.status,
+    ...(reason === undefined ? {} : { reason }),
+    startTime,
+    durationMs: record.durationMs,
+    exitCode: record.exitCode,
+    signal: record.signal,
+    timedOut: io?.timedOut === true,
+    failedClosed: record.status === 'failed-closed',
+    ...(toolCallId === undefined ? {} : { toolCallId }),
+    payload: boundedText(input.ok ? input.text : input.problem),
+    ...(io === undefined || io.stdout === '' ? {} : { answer: boundedText(io.stdout) }),
+    ...(io === undefined || io.stderr === '' ? {} : { stderr: boundedText(io.stderr) }),
+  };
 }
 
 /** The payload the next sequential hook sees, with the previous hook's rewrite applied. */
@@ -195,7 +184,7 @@ export async function runHookGroup(
   let outcomes: HookRunOutcome[];
   if (!group.sequential || group.hooks.length === 1) {
     // Serialised once for every hook of the group: they all see the same input.
-    const input = JSON.stringify(payload);
+    const input = encodeHookPayload(payload);
     outcomes = await Promise.all(
       group.hooks.map((_, index) => runOne(group, index, payload, input, options, env)),
     );
@@ -203,7 +192,7 @@ export async function runHookGroup(
     outcomes = [];
     let current = payload;
     for (let index = 0; index < group.hooks.length; index++) {
-      const outcome = await runOne(group, index, current, JSON.stringify(current), options, env);
+      const outcome = await runOne(group, index, current, encodeHookPayload(current), options, env);
       outcomes.push(outcome);
       current = rewrittenPayload(group, current, outcome);
     }

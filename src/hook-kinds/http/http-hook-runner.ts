@@ -12,9 +12,9 @@
  *   file cannot exfiltrate a variable it was not granted.
  * - The body read is capped (1 MiB by default); a longer body is a failed hook.
  */
-import type { HttpHookConfig } from '../settings/hook-config.ts';
+import type { HttpHookConfig, HttpHookRunner } from './http-kind.ts';
 import { formatDuration } from '../settings/duration.ts';
-import type { HookAnswer, HookExecution, HookKindRunner, HookRunContext } from '../hook-kind.ts';
+import type { HookAnswer, HookExecution, HookRunContext } from '../hook-kind.ts';
 
 export interface HttpHookRunnerOptions {
   /** Where `$VAR` references are read. Default `process.env`. */
@@ -76,9 +76,7 @@ function describeError(error: unknown): string {
 }
 
 /** Creates the runner of `type: "http"` hooks. */
-export function createHttpHookRunner(
-  options: HttpHookRunnerOptions = {},
-): HookKindRunner<HttpHookConfig> {
+export function createHttpHookRunner(options: HttpHookRunnerOptions = {}): HttpHookRunner {
   const env = options.env ?? process.env;
   const maxBody = options.maxBodyBytes ?? DEFAULT_MAX_BODY;
   const doFetch = options.fetch ?? fetch;

@@ -4,3 +4,4 @@ export {
   expandHeaderValue,
   type HttpHookRunnerOptions,
 } from './http-hook-runner.ts';
+export { httpHookSchema, httpKind, type HttpHookConfig, type HttpHookRunner } from './http-kind.ts';

@@ -5,7 +5,8 @@ export {
   type ProcessHookRunnerOptions,
   type ProcessStartContext,
 } from './process-hook-runner.ts';
-export { processHookLifecycle, sessionStartedProcessHooks } from './process-hook-lifecycle.ts';
+export { processHookLifecycle } from './process-hook-lifecycle.ts';
+export { processHookSchema, processKind, type ProcessHookConfig } from './process-kind.ts';
 export { JsonRpcProcess, type RpcReply, type BreakReason } from './json-rpc-process.ts';
 export {
   spawnInProcessGroup,

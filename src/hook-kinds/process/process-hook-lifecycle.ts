@@ -1,19 +1,8 @@
 import { ContextAction, ObservationAction } from '../../events/index.ts';
 import type { AgentHook } from '../../hooks/agent-hook.ts';
 import { hookEnvironment } from '../hook-kind.ts';
-import type { EffectiveSettings } from '../settings/effective-settings.ts';
-import type { ProcessHookConfig } from '../settings/hook-config.ts';
+import type { ProcessHookConfig } from './process-kind.ts';
 import type { ProcessHookRunner } from './process-hook-runner.ts';
-
-/** The process hooks of `settings` marked `"start": "session"`, each once. */
-export function sessionStartedProcessHooks(settings: EffectiveSettings): ProcessHookConfig[] {
-  const hooks: ProcessHookConfig[] = [];
-  for (const groups of Object.values(settings.events))
-    for (const group of groups)
-      for (const hook of group.hooks)
-        if (hook.type === 'process' && hook.start === 'session') hooks.push(hook);
-  return hooks;
-}
 
 /**
  * The lifecycle of process hooks as one `AgentHook`: at SessionStart it starts the processes of

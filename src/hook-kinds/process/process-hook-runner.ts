@@ -17,7 +17,7 @@
  * - `stopAll()` (at session end, after SessionEnd) and `close()` kill every process, as a group,
  *   like a command hook's.
  */
-import { hookDefinition, type ProcessHookConfig } from '../settings/hook-config.ts';
+import type { ProcessHookConfig } from './process-kind.ts';
 import { formatDuration } from '../settings/duration.ts';
 import type { HookAnswer, HookExecution, HookKindRunner, HookRunContext } from '../hook-kind.ts';
 import { JsonRpcProcess, type RpcReply } from './json-rpc-process.ts';
@@ -105,7 +105,7 @@ export function createProcessHookRunner(options: ProcessHookRunnerOptions = {}):
   const isClosed = (): boolean => closed;
 
   const keyOf = (hook: ProcessHookConfig, projectDir: string): string =>
-    JSON.stringify([projectDir, ...hookDefinition(hook)]);
+    JSON.stringify([projectDir, hook.command, hook.start]);
 
   function entryFor(key: string): Entry {
     let entry = entries.get(key);

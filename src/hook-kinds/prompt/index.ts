@@ -7,3 +7,9 @@ export {
   type PromptHookRunnerOptions,
   type PromptVerdict,
 } from './prompt-hook-runner.ts';
+export {
+  promptHookSchema,
+  promptKind,
+  type PromptHookConfig,
+  type PromptHookRunner,
+} from './prompt-kind.ts';

@@ -17,9 +17,9 @@
  * The kind receives its models from the host; it never imports a provider adapter.
  */
 import type { LanguageModel, ModelRequest, ModelResponse } from '../../content/index.ts';
-import type { PromptHookConfig } from '../settings/hook-config.ts';
+import type { PromptHookConfig, PromptHookRunner } from './prompt-kind.ts';
 import { formatDuration } from '../settings/duration.ts';
-import type { HookAnswer, HookExecution, HookKindRunner, HookRunContext } from '../hook-kind.ts';
+import type { HookAnswer, HookExecution, HookRunContext } from '../hook-kind.ts';
 
 export interface PromptHookRunnerOptions {
   /**
@@ -90,9 +90,7 @@ function textOf(response: ModelResponse): string {
 }
 
 /** Creates the runner of `type: "prompt"` hooks. */
-export function createPromptHookRunner(
-  options: PromptHookRunnerOptions,
-): HookKindRunner<PromptHookConfig> {
+export function createPromptHookRunner(options: PromptHookRunnerOptions): PromptHookRunner {
   const resolved = new Map<string, Promise<LanguageModel>>();
   const given = options.model;
   let runModel: Promise<LanguageModel> | undefined;

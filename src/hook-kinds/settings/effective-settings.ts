@@ -1,8 +1,9 @@
 import type { HookEventName } from '../../events/index.ts';
-import { hookDefinition, type HookConfig, type HookGroupConfig } from './hook-config.ts';
+import type { HookConfig } from '../registry.ts';
+import type { HookGroupConfig } from './hook-config.ts';
 import type { ParsedSettingsFile } from './parse-settings-text.ts';
 import type { SettingsLayer } from './settings-layer.ts';
-import { hookFingerprint, settingFingerprint } from './hook-identity.ts';
+import { hookFingerprint, hookIdentity, settingFingerprint } from './hook-identity.ts';
 import type { LocatedRule, LocatedValue, SettingLocation } from './policy-settings.ts';
 import type { PermissionMode } from '../../hooks/permissions/index.ts';
 
@@ -122,17 +123,12 @@ export function hookGroupsFor(
   return settings.events[event] ?? noGroups;
 }
 
-/** The key two hooks are the same hook by: everything that changes what runs and how. */
+/**
+ * The key two hooks are the same hook by: everything that changes what runs and how (the hook's
+ * identity, whatever its kind: see `hookIdentity`).
+ */
 export function duplicateKey(group: HookGroupConfig, hook: HookConfig): string {
-  return JSON.stringify([
-    group.event,
-    group.matcher.key,
-    ...hookDefinition(hook),
-    hook.timeoutMs,
-    hook.failClosed,
-    hook.environment,
-    hook.sandbox,
-  ]);
+  return hookIdentity(group, hook);
 }
 
 function describeLocation(hook: HookConfig): string {
@@ -295,8 +291,9 @@ function mergePolicies(
     const policy = parsed.policy;
     configured ||= policy.hasPermissions;
     // Tightening settings (deny, ask) apply at once, from any file.
-    deny.push(...policy.deny);
-    ask.push(...policy.ask);
+    // Loops, not push(...list): a spread of a long list overflows the call stack.
+    for (const rule of policy.deny) deny.push(rule);
+    for (const rule of policy.ask) ask.push(rule);
     for (const rule of policy.allow)
       if (admitted('permissions.allow', rule, rule.source)) allow.push(rule);
     for (const directory of policy.additionalDirectories)

@@ -1,5 +1,6 @@
 import type { HookEventName, RegisteredEventName } from '../../events/index.ts';
 import type { CompiledMatcher } from './matcher.ts';
+import type { HookConfig } from '../registry.ts';
 import type { SettingsLayer } from './settings-layer.ts';
 
 /** One command hook as loaded from settings. */
@@ -36,73 +37,6 @@ export interface CommandHookConfig {
   readonly alsoDefinedIn: readonly string[];
 }
 
-/** What every hook kind's config shares with a command hook's (all but `type` and `command`). */
-export type HookConfigBase = Omit<CommandHookConfig, 'type' | 'command'>;
-
-/**
- * One `type: "process"` hook: a long-lived process (`command`, run by `/bin/sh -c`) answering
- * JSON-RPC 2.0 requests, one JSON message per line on stdin/stdout. `timeoutMs` is the deadline
- * of each request.
- */
-export interface ProcessHookConfig extends HookConfigBase {
-  readonly type: 'process';
-  readonly command: string;
-  /** `first-use` (default): started by the first event it answers; `session`: at SessionStart. */
-  readonly start: 'first-use' | 'session';
-}
-
-/** One `type: "http"` hook: the payload POSTed as JSON to `url`; the body answers. */
-export interface HttpHookConfig extends HookConfigBase {
-  readonly type: 'http';
-  readonly url: string;
-  /** Request headers; values may name `$VAR` / `${VAR}` of `allowedEnvVars`. */
-  readonly headers: Readonly<Record<string, string>>;
-  /** The environment variables `headers` may expand; any other reference expands to "". */
-  readonly allowedEnvVars: readonly string[];
-}
-
-/** One `type: "prompt"` hook: a model judges the event and answers `{ ok, reason? }`. */
-export interface PromptHookConfig extends HookConfigBase {
-  readonly type: 'prompt';
-  /** The instruction; `$ARGUMENTS` is replaced by the payload JSON (appended when absent). */
-  readonly prompt: string;
-  /** The judging model (a model id, or PROVIDER:MODEL); the run's model when absent. */
-  readonly model?: string;
-}
-
-/** One hook of a settings group, of any kind. */
-export type HookConfig = CommandHookConfig | ProcessHookConfig | HttpHookConfig | PromptHookConfig;
-
-/** What a hook runs, for listings and records: its command, url, or prompt. */
-export function hookTarget(hook: HookConfig): string {
-  switch (hook.type) {
-    case 'command':
-    case 'process':
-      return hook.command;
-    case 'http':
-      return hook.url;
-    case 'prompt':
-      return hook.prompt;
-  }
-}
-
-/**
- * What defines a hook beyond its deadline and `failClosed`: its kind and the fields that change
- * what it runs (two hooks with equal definitions are the same hook).
- */
-export function hookDefinition(hook: HookConfig): readonly unknown[] {
-  switch (hook.type) {
-    case 'command':
-      return [hook.type, hook.command];
-    case 'process':
-      return [hook.type, hook.command, hook.start];
-    case 'http':
-      return [hook.type, hook.url, hook.headers, hook.allowedEnvVars];
-    case 'prompt':
-      return [hook.type, hook.prompt, hook.model ?? null];
-  }
-}
-
 /** One group of a settings file: a matcher and the hooks it runs, for one event. */
 export interface HookGroupConfig {
   /** The canonical event. */
@@ -114,6 +48,7 @@ export interface HookGroupConfig {
   readonly matcherSource: string;
   /** Run the hooks one after another (each sees the input as rewritten before it). Default false. */
   readonly sequential: boolean;
+  /** The group's hooks, each of one kind (`type`; see `src/hook-kinds/registry.ts`). */
   readonly hooks: readonly HookConfig[];
   readonly layer: SettingsLayer;
   readonly file: string;

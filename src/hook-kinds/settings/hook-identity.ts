@@ -6,7 +6,7 @@ import { createHash } from 'node:crypto';
  * `description`, the file and the JSON path do not count (moving a hook or renaming it keeps it
  * trusted; changing its command does not). A field a hook kind does not have is left out, so this
  * one list serves every kind: command (`command`), http (`url`, `headers`, `allowedEnvVars`),
- * prompt (`prompt`, `model`), and the dialects (`if`, `dialect`). A new field that changes
+ * prompt (`prompt`, `model`), process (`command`, `start`), and the dialects (`if`, `dialect`). A new field that changes
  * behaviour is added here, and only here.
  *
  * The event and the matcher come from the group (see `hookIdentity`); `dialect` is read from the
@@ -20,6 +20,7 @@ export const HOOK_IDENTITY_FIELDS = [
   'allowedEnvVars',
   'prompt',
   'model',
+  'start',
   'timeoutMs',
   'failClosed',
   'if',

@@ -43,16 +43,7 @@ export {
   updateTrustStore,
 } from './trust-store.ts';
 export type { TrustStore, TrustedHookEntry } from './trust-store.ts';
-export {
-  hookTarget,
-  type CommandHookConfig,
-  type HookConfig,
-  type HookConfigBase,
-  type HookGroupConfig,
-  type HttpHookConfig,
-  type ProcessHookConfig,
-  type PromptHookConfig,
-} from './hook-config.ts';
+export type { CommandHookConfig, HookGroupConfig } from './hook-config.ts';
 export { listEffectiveHooks } from './list-effective-hooks.ts';
 export type { EffectiveHookRow } from './list-effective-hooks.ts';
 export { fileNeedsTrust, isInsideDirectory, loadSettings } from './load-settings.ts';
@@ -66,6 +57,7 @@ export type {
   SettingsTextResult,
 } from './parse-settings-text.ts';
 export { SettingsError, formatSettingsIssues } from './settings-error.ts';
+export { MAX_LISTED_ISSUES, SETTINGS_LIMITS } from './settings-limits.ts';
 export { formatIssueLocation, formatJsonPath } from './settings-issue.ts';
 export type { SettingsIssue } from './settings-issue.ts';
 export {

@@ -5,7 +5,8 @@ import {
 } from '../../events/index.ts';
 import { formatDuration } from './duration.ts';
 import type { EffectiveSettings } from './effective-settings.ts';
-import { hookTarget, type HookConfig, type HookGroupConfig } from './hook-config.ts';
+import { kindOf, type HookConfig } from '../registry.ts';
+import type { HookGroupConfig } from './hook-config.ts';
 import type { SettingsLayer } from './settings-layer.ts';
 import { hookFingerprint } from './hook-identity.ts';
 
@@ -61,13 +62,16 @@ function row(
     registeredAs: group.registeredAs,
     matcher: group.matcher.kind === 'all' ? '*' : group.matcherSource,
     name: hook.name,
-    command: hookTarget(hook),
+    command: kindOf(hook).target(hook),
     timeout: formatDuration(hook.timeoutMs),
     timeoutMs: hook.timeoutMs,
     failClosed: hook.failClosed,
     sequential: group.sequential,
-    ...(hook.sandbox === true ? { sandbox: true as const } : {}),
-    ...(hook.environment === 'scrubbed' ? { environment: 'scrubbed' as const } : {}),
+    // Only command hooks are confined this way.
+    ...(hook.type === 'command' && hook.sandbox === true ? { sandbox: true as const } : {}),
+    ...(hook.type === 'command' && hook.environment === 'scrubbed'
+      ? { environment: 'scrubbed' as const }
+      : {}),
     layer: hook.layer,
     file: hook.file,
     path: hook.path,

@@ -1,4 +1,4 @@
-import { readFile, realpath } from 'node:fs/promises';
+import { readFile, realpath, stat } from 'node:fs/promises';
 import { relative, isAbsolute, resolve } from 'node:path';
 import {
   mergeSettingsFiles,
@@ -8,6 +8,7 @@ import {
 } from './effective-settings.ts';
 import type { ParsedSettingsFile } from './parse-settings-text.ts';
 import { SettingsError } from './settings-error.ts';
+import { SETTINGS_LIMITS, settingsTooLargeIssue } from './settings-limits.ts';
 import type { SettingsIssue } from './settings-issue.ts';
 import {
   settingsSources,
@@ -22,6 +23,10 @@ type ReadOutcome =
 
 async function readSource(source: SettingsSource): Promise<ReadOutcome> {
   try {
+    // Checked before reading, so a huge file (or a device) is refused without loading it.
+    const { size } = await stat(source.file);
+    if (size > SETTINGS_LIMITS.maxBytes)
+      return { kind: 'failed', issue: settingsTooLargeIssue(source.file, size) };
     return { kind: 'text', text: await readFile(source.file, 'utf8') };
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
@@ -118,7 +123,7 @@ export async function loadSettings(options: LoadSettingsOptions): Promise<Effect
     else if (outcome.kind === 'failed') issues.push(outcome.issue);
     else if (parser !== undefined) {
       const result = parser.readSettingsText(outcome.text, base);
-      issues.push(...result.issues);
+      for (const issue of result.issues) issues.push(issue);
       if (result.parsed !== undefined) parsedFiles.push(result.parsed);
       files.push({ ...base, status: 'loaded' });
     }

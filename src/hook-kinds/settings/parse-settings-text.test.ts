@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { defaultHookName, parseSettingsText, readSettingsText } from './parse-settings-text.ts';
 import { SettingsError, formatSettingsIssues } from './settings-error.ts';
 import { settingsJsonSchema } from './settings-schema.ts';
+import { MAX_LISTED_ISSUES, SETTINGS_LIMITS } from './settings-limits.ts';
 
 const root = join(import.meta.dirname, '..', '..', '..');
 const fixture = (name: string): string =>
@@ -127,18 +128,15 @@ describe('parseSettingsText', () => {
 
   it('reports every issue of a file in document order, each with its path and fix', () => {
     expect(issuesOf(fixture('invalid-every-kind.json'))).toMatchInlineSnapshot(`
-      "Invalid hook settings (14 issues):
+      "Invalid hook settings (11 issues):
         settings.json: extra: unknown field "extra" in a settings file; fix: remove it (a settings file accepts "$schema", "allowManagedHooksOnly", "disableAllHooks", "permissions", "passEnvironment", "hooks")
-        settings.json: hooks.PreTooluse: unknown event "PreTooluse"; fix: did you mean "PreToolUse"? valid events: SessionStart, UserPromptSubmit, BeforeModel, BeforeToolSelection, AfterModel, PreToolUse, PostToolUse, PostToolUseFailure, Stop, StopFailure, Interrupt, PreCompact, Notification, SessionEnd (Gemini CLI aliases: BeforeAgent, BeforeTool, AfterTool, AfterAgent, PreCompress)
-        settings.json: hooks.Stop[0].matcher: Stop takes no matcher (it has no value to match against), so matcher "Bash" could never apply; fix: remove "matcher" (events with a matcher: SessionStart, PreToolUse, PostToolUse, PostToolUseFailure, PreCompact, Notification, SessionEnd)
+        settings.json: hooks.PreTooluse: unknown event "PreTooluse"; fix: did you mean "PreToolUse"? valid events: SessionStart, UserPromptSubmit, BeforeModel, BeforeToolSelection, AfterModel, PreToolUse, PermissionRequest, PostToolUse, PostToolUseFailure, Stop, StopFailure, Interrupt, PreCompact, Notification, SessionEnd (Gemini CLI aliases: BeforeAgent, BeforeTool, AfterTool, AfterAgent, PreCompress)
+        settings.json: hooks.Stop[0].matcher: Stop takes no matcher (it has no value to match against), so matcher "Bash" could never apply; fix: remove "matcher" (events with a matcher: SessionStart, PreToolUse, PermissionRequest, PostToolUse, PostToolUseFailure, PreCompact, Notification, SessionEnd)
         settings.json: hooks.BeforeTool[0].matcher: matcher "[" is not a valid regular expression: Invalid regular expression: /[/: Unterminated character class; fix: escape special characters with a backslash (in JSON, "\\\\[" for a literal "["), or list tool names as "Edit|Write"
-        settings.json: hooks.BeforeTool[0].hooks[0].type: hook type "http" is not supported; fix: write "type": "command" (the only kind of hook settings files define)
-        settings.json: hooks.BeforeTool[0].hooks[0].url: unknown field "url" in a hook; fix: remove it (a hook accepts "type", "command", "timeout", "name", "description", "failClosed", "environment", "sandbox")
-        settings.json: hooks.BeforeTool[0].hooks[0].command: missing required field "command"; fix: add "command" with the shell command to run, e.g. "command": "./hooks/guard.sh"
         settings.json: hooks.BeforeTool[0].hooks[1].command: command is empty; fix: write the shell command to run, e.g. "./hooks/guard.sh"
         settings.json: hooks.BeforeTool[0].hooks[1].timeout: timeout "30" has no unit, so it is ambiguous (seconds or milliseconds?); fix: write 30 (seconds) or "30s"
         settings.json: hooks.BeforeTool[0].hooks[2].timeout: timeout "5 minutes" is not a duration hookwire reads; fix: write "5m"
-        settings.json: hooks.BeforeTool[0].hooks[2].tmeout: unknown field "tmeout" in a hook; fix: did you mean "timeout"? (a hook accepts "type", "command", "timeout", "name", "description", "failClosed", "environment", "sandbox")
+        settings.json: hooks.BeforeTool[0].hooks[2].tmeout: unknown field "tmeout" in a hook; fix: did you mean "timeout"? (a hook accepts "type", "command", "timeout", "name", "description", "failClosed", "environment", "sandbox", "start", "url", "headers", "allowedEnvVars", "prompt", "model")
         settings.json: hooks.BeforeTool[0].hooks[3].timeout: timeout 0 must be greater than zero; fix: give the hook time to run: write 30 (seconds) or "30s"; leave timeout out for the 60 s default
         settings.json: hooks.BeforeTool[1].hooks: hook group has no hooks; fix: add a hook, e.g. [{"type": "command", "command": "..."}], or remove the group
         settings.json: hooks.PostToolUse: event "PostToolUse" must be an array, got an object; fix: write a list of groups: [{"matcher": "...", "hooks": [{"type": "command", "command": "..."}]}]"
@@ -182,7 +180,7 @@ describe('parseSettingsText', () => {
       "Invalid hook settings (3 issues):
         settings.json: PreToolUse: event "PreToolUse" is outside "hooks"; fix: move it under "hooks": {"hooks": {"PreToolUse": [...]}}
         settings.json: hooks.Stop[0].timeout: unknown field "timeout" in a hook group ("timeout" belongs to each hook inside "hooks"); fix: remove it (a hook group accepts "matcher", "sequential", "hooks")
-        settings.json: hooks.Stop[0].hooks[0].matcher: unknown field "matcher" in a hook ("matcher" belongs to the group around "hooks"); fix: remove it (a hook accepts "type", "command", "timeout", "name", "description", "failClosed", "environment", "sandbox")"
+        settings.json: hooks.Stop[0].hooks[0].matcher: unknown field "matcher" in a hook ("matcher" belongs to the group around "hooks"); fix: remove it (a hook accepts "type", "command", "timeout", "name", "description", "failClosed", "environment", "sandbox", "start", "url", "headers", "allowedEnvVars", "prompt", "model")"
     `);
   });
 
@@ -321,5 +319,84 @@ describe('settingsJsonSchema', () => {
   ])('rejects %s, as the loader does', (_name, document) => {
     expect(validate(document)).toBe(false);
     expect(readSettingsText(JSON.stringify(document), user).issues.length).toBeGreaterThan(0);
+  });
+});
+
+describe('readSettingsText: bounded input', () => {
+  const one = (text: string): string => {
+    const { issues } = readSettingsText(text, user);
+    expect(issues).toHaveLength(1);
+    return formatSettingsIssues(issues).split('\n')[1]?.trim() ?? '';
+  };
+
+  it.each([
+    ['10,000 unclosed "["', '['.repeat(10_000)],
+    ['10,000 unclosed {"a":', '{"a":'.repeat(10_000)],
+  ])('stops %s at the nesting limit with one issue naming it', (_name, text) => {
+    expect(one(text)).toMatch(
+      /^settings\.json:1:\d+: nesting deeper than the limit of 32 levels at line 1, column \d+ .*; fix: /,
+    );
+  });
+
+  it('refuses a file larger than the size limit before parsing it', () => {
+    const text = `{"hooks": {}, "$schema": "${'x'.repeat(SETTINGS_LIMITS.maxBytes)}"}`;
+    expect(one(text)).toMatch(
+      /^settings\.json: the file is \d+ bytes, more than the limit of 1 MiB on a settings file; fix: /,
+    );
+  });
+
+  it('refuses more groups per event than the limit, as one issue, without validating each', () => {
+    const group = { matcher: '(', hooks: [{ type: 'nope', command: '' }] };
+    const groups = Array.from({ length: SETTINGS_LIMITS.maxGroupsPerEvent + 1 }, () => group);
+    expect(one(JSON.stringify({ hooks: { PreToolUse: groups } }))).toMatch(
+      /^settings\.json: hooks\.PreToolUse: 1001 hook groups, more than the limit of 1000 groups per event; fix: /,
+    );
+  });
+
+  it('refuses more hooks per group than the limit', () => {
+    const hooks = Array.from({ length: SETTINGS_LIMITS.maxHooksPerGroup + 1 }, () => ({
+      type: 'command',
+      command: 'x',
+    }));
+    expect(one(JSON.stringify({ hooks: { Stop: [{ hooks }] } }))).toMatch(
+      /^settings\.json: hooks\.Stop\[0\]\.hooks: 101 hooks in one group, more than the limit of 100 hooks per group; fix: /,
+    );
+  });
+
+  it('lists the first issues and counts the rest in one line', () => {
+    const groups = Array.from({ length: 200 }, () => ({
+      hooks: [{ type: 'command', command: 'x', bad: 1 }],
+    }));
+    const { issues } = readSettingsText(JSON.stringify({ hooks: { Stop: groups } }), user);
+    expect(issues).toHaveLength(200);
+    const lines = formatSettingsIssues(issues).split('\n');
+    expect(lines).toHaveLength(1 + MAX_LISTED_ISSUES + 1);
+    expect(lines.at(-1)?.trim()).toMatch(/^… and 150 more issues \(/);
+  });
+});
+
+describe('readSettingsText: duplicate keys', () => {
+  it('is an error naming both places of an event written twice (JSON.parse keeps the last)', () => {
+    const text = [
+      '{"hooks": {',
+      '  "PreToolUse": [{"hooks": [{"type": "command", "command": "./first-guard.sh"}]}],',
+      '  "PreToolUse": [{"hooks": [{"type": "command", "command": "./second-guard.sh"}]}]',
+      '}}',
+    ].join('\n');
+    const { issues, parsed } = readSettingsText(text, user);
+    expect(parsed).toBeUndefined();
+    expect(formatSettingsIssues(issues).split('\n').slice(1)).toEqual([
+      '  settings.json:3:3: hooks.PreToolUse: duplicate key "PreToolUse": hooks.PreToolUse (line 2, column 3) is written again as hooks.PreToolUse (line 3, column 3); JSON keeps only the last, so the first would be silently ignored; fix: write "PreToolUse" once, with the groups of both in one list',
+    ]);
+  });
+
+  it('finds a duplicate anywhere: in a hook, and at the top level', () => {
+    const text =
+      '{"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "a", "command": "b"}]}]}, "hooks": {}}';
+    const paths = readSettingsText(text, user).issues.map((issue) => [issue.path, issue.column]);
+    expect(paths).toEqual([
+      ['hooks', 89],
+      ['hooks.Stop[0].hooks[0].command', 68],
+    ]);
   });
 });

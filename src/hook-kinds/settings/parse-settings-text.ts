@@ -6,8 +6,8 @@ import {
   type RegisteredEventName,
 } from '../../events/index.ts';
 import { DEFAULT_TIMEOUT_MS, parseTimeout } from './duration.ts';
-import type { CommandHookConfig, HookGroupConfig } from './hook-config.ts';
-import { findJsonSyntaxError } from './json-syntax-error.ts';
+import { hookKind, type HookConfig } from '../registry.ts';
+import type { HookGroupConfig } from './hook-config.ts';
 import { tryCompileMatcher } from './matcher.ts';
 import { isTimeoutPath, schemaIssues, valueAt } from './schema-issues.ts';
 import { SettingsError } from './settings-error.ts';
@@ -16,6 +16,8 @@ import type { SettingsLayer } from './settings-layer.ts';
 import { settingsFileSchema } from './settings-schema.ts';
 import { isJsonObject } from '../../wire/json-object.ts';
 import { readPolicySettings, type FilePolicySettings } from './policy-settings.ts';
+import { parseJsonText, type JsonDuplicateKey } from '../../wire/json-text.ts';
+import { MAX_ISSUES_PER_FILE, SETTINGS_LIMITS, settingsTooLargeIssue } from './settings-limits.ts';
 
 /** One settings file, validated: its groups in document order. */
 export interface ParsedSettingsFile {
@@ -42,13 +44,7 @@ export interface SettingsTextResult {
   readonly issues: readonly SettingsIssue[];
 }
 
-const NAME_LENGTH = 40;
-
-/** The default hook name: the command, whitespace collapsed, cut to 40 characters. */
-export function defaultHookName(command: string): string {
-  const collapsed = command.trim().replace(/\s+/g, ' ');
-  return collapsed.length <= NAME_LENGTH ? collapsed : `${collapsed.slice(0, NAME_LENGTH - 1)}…`;
-}
+export { defaultHookName } from './default-hook-name.ts';
 
 /**
  * Parses and validates one settings text, collecting every issue instead of stopping at the
@@ -72,34 +68,43 @@ export function readSettingsText(text: string, origin: SettingsTextOrigin): Sett
       ],
     };
   }
-  let raw: unknown;
-  try {
-    raw = JSON.parse(body);
-  } catch (error) {
-    const located = findJsonSyntaxError(body);
-    const reason = error instanceof Error ? error.message : String(error);
+  const bytes = Buffer.byteLength(body, 'utf8');
+  if (bytes > SETTINGS_LIMITS.maxBytes) return { issues: [settingsTooLargeIssue(file, bytes)] };
+  const parsedText = parseJsonText(body, { maxDepth: SETTINGS_LIMITS.maxDepth });
+  if (!parsedText.ok) {
+    const { error } = parsedText;
     return {
       issues: [
-        located === undefined
-          ? { file, path: '', message: `invalid JSON: ${reason}`, fix: 'fix the JSON syntax' }
-          : {
-              file,
-              path: '',
-              line: located.line,
-              column: located.column,
-              message: `invalid JSON at line ${located.line}, column ${located.column}: ${located.message}`,
-              fix: located.fix,
-            },
+        {
+          file,
+          path: '',
+          line: error.line,
+          column: error.column,
+          message:
+            error.kind === 'depth'
+              ? `nesting deeper than the limit of ${SETTINGS_LIMITS.maxDepth} levels at line ${error.line}, column ${error.column} (a valid settings file nests 6)`
+              : `invalid JSON at line ${error.line}, column ${error.column}: ${error.message}`,
+          fix:
+            error.kind === 'depth'
+              ? 'close the brackets that were left open, or remove the nested value: settings hold {"hooks": {EVENT: [{"hooks": [{...}]}]}}'
+              : error.fix,
+        },
       ],
     };
   }
+  const raw = parsedText.value;
+  const limitIssues = countLimitIssues(file, raw);
+  if (limitIssues.length > 0) return { issues: limitIssues };
 
-  const issues: SettingsIssue[] = [];
+  const issues: SettingsIssue[] = parsedText.duplicates.map((duplicate) =>
+    duplicateKeyIssue(file, duplicate),
+  );
   const checked = settingsFileSchema.safeParse(raw);
   if (!checked.success) {
     for (const issue of checked.error.issues) {
+      if (issues.length > MAX_ISSUES_PER_FILE) break; // enough to act on; the cap is said below
       if (isTimeoutPath(issue.path)) continue; // reported below, by parseTimeout
-      issues.push(...schemaIssues(file, issue, raw));
+      for (const found of schemaIssues(file, issue, raw)) issues.push(found);
     }
   }
   const groups = checkSemantics(raw, origin, issues);
@@ -111,6 +116,16 @@ export function readSettingsText(text: string, origin: SettingsTextOrigin): Sett
       message: `allowManagedHooksOnly is a managed policy setting and has no effect in the ${layer} settings`,
       fix: 'remove it; set it in the managed policy file (HOOKWIRE_MANAGED_SETTINGS, default /etc/hookwire/managed-settings.json)',
     });
+  }
+  if (issues.length > MAX_ISSUES_PER_FILE) {
+    const kept = sortByDocumentOrder(issues.slice(0, MAX_ISSUES_PER_FILE), raw);
+    kept.push({
+      file,
+      path: '',
+      message: `more than ${MAX_ISSUES_PER_FILE} issues in this file; only the first ${MAX_ISSUES_PER_FILE} found are reported`,
+      fix: 'fix those and validate again',
+    });
+    return { issues: kept };
   }
   if (issues.length > 0) return { issues: sortByDocumentOrder(issues, raw) };
   const allowManagedHooksOnly = isJsonObject(raw) && raw.allowManagedHooksOnly === true;
@@ -124,6 +139,67 @@ export function readSettingsText(text: string, origin: SettingsTextOrigin): Sett
       groups,
     },
     issues,
+  };
+}
+
+/**
+ * Checks the counts a file may hold (groups per event, hooks per group, entries per list) before anything walks
+ * them, so a file of a million groups is one issue found in one pass, not a million issues.
+ */
+function countLimitIssues(file: string, raw: unknown): SettingsIssue[] {
+  const issues: SettingsIssue[] = [];
+  if (!isJsonObject(raw)) return issues;
+  const lists: [readonly (string | number)[], unknown][] = [
+    [['passEnvironment'], raw.passEnvironment],
+  ];
+  if (isJsonObject(raw.permissions))
+    for (const list of ['allow', 'deny', 'ask', 'additionalDirectories'])
+      lists.push([['permissions', list], raw.permissions[list]]);
+  for (const [path, list] of lists)
+    if (Array.isArray(list) && list.length > SETTINGS_LIMITS.maxListEntries)
+      issues.push({
+        file,
+        path: formatJsonPath(path),
+        message: `${list.length} entries, more than the limit of ${SETTINGS_LIMITS.maxListEntries} in one list`,
+        fix: 'shorten the list: one rule with a pattern, such as "shell(git *)", covers many commands',
+      });
+  if (!isJsonObject(raw.hooks)) return issues;
+  for (const [event, groups] of Object.entries(raw.hooks)) {
+    if (!Array.isArray(groups)) continue;
+    if (groups.length > SETTINGS_LIMITS.maxGroupsPerEvent) {
+      issues.push({
+        file,
+        path: formatJsonPath(['hooks', event]),
+        message: `${groups.length} hook groups, more than the limit of ${SETTINGS_LIMITS.maxGroupsPerEvent} groups per event`,
+        fix: 'merge the groups: one group holds many hooks, and one matcher such as "Edit|Write" covers many tools',
+      });
+      continue;
+    }
+    groups.forEach((group: unknown, index) => {
+      if (!isJsonObject(group) || !Array.isArray(group.hooks)) return;
+      if (group.hooks.length > SETTINGS_LIMITS.maxHooksPerGroup)
+        issues.push({
+          file,
+          path: formatJsonPath(['hooks', event, index, 'hooks']),
+          message: `${group.hooks.length} hooks in one group, more than the limit of ${SETTINGS_LIMITS.maxHooksPerGroup} hooks per group`,
+          fix: 'split them into several groups, or combine the commands into fewer hooks',
+        });
+    });
+  }
+  return issues;
+}
+
+/** A key written twice: JSON.parse would keep the second silently, so the first would never apply. */
+function duplicateKeyIssue(file: string, duplicate: JsonDuplicateKey): SettingsIssue {
+  const at = formatJsonPath(duplicate.path);
+  const { first, second } = duplicate;
+  return {
+    file,
+    path: at,
+    line: second.line,
+    column: second.column,
+    message: `duplicate key ${JSON.stringify(duplicate.key)}: ${at} (line ${first.line}, column ${first.column}) is written again as ${at} (line ${second.line}, column ${second.column}); JSON keeps only the last, so the first would be silently ignored`,
+    fix: `write ${JSON.stringify(duplicate.key)} once${duplicate.path.length === 2 && duplicate.path[0] === 'hooks' ? ', with the groups of both in one list' : ', merging the two values'}`,
   };
 }
 
@@ -160,7 +236,7 @@ function checkSemantics(
       }
       const compiled = tryCompileMatcher(matcherSource, { file, path: matcherPath });
       if (!compiled.ok) issues.push(compiled.issue);
-      const hooks: CommandHookConfig[] = [];
+      const hooks: HookConfig[] = [];
       const hookEntries: unknown[] = Array.isArray(entry.hooks) ? entry.hooks : [];
       hookEntries.forEach((hook: unknown, hookIndex) => {
         if (!isJsonObject(hook)) return;
@@ -184,21 +260,20 @@ function checkSemantics(
             message: `${registeredAs} only observes: there is no action for a failing hook to deny, so failClosed could never take effect`,
             fix: 'remove "failClosed" (guards belong on PreToolUse, PostToolUse, UserPromptSubmit, BeforeModel, AfterModel, BeforeToolSelection or Stop)',
           });
-        const command = typeof hook.command === 'string' ? hook.command : '';
-        hooks.push({
-          type: 'command',
-          name: typeof hook.name === 'string' ? hook.name : defaultHookName(command),
-          command,
-          ...(typeof hook.description === 'string' ? { description: hook.description } : {}),
-          timeoutMs,
-          failClosed: hook.failClosed === true,
-          ...(hook.environment === 'scrubbed' ? { environment: 'scrubbed' as const } : {}),
-          ...(hook.sandbox === true ? { sandbox: true as const } : {}),
-          layer,
-          file,
-          path: hookPath,
-          alsoDefinedIn: [],
-        });
+        // The entry's kind (an unknown `type` is a schema issue already) builds its config.
+        const kind = hookKind(hook.type);
+        if (kind === undefined) return;
+        hooks.push(
+          kind.parse(hook, {
+            name: typeof hook.name === 'string' ? hook.name : undefined,
+            ...(typeof hook.description === 'string' ? { description: hook.description } : {}),
+            timeoutMs,
+            failClosed: hook.failClosed === true,
+            layer,
+            file,
+            path: hookPath,
+          }) as HookConfig,
+        );
       });
       if (!compiled.ok) return;
       groups.push({
@@ -234,6 +309,16 @@ function pathSegments(path: string): (string | number)[] {
  * of its keys among its siblings; a key that is not there (a missing field) sorts after them.
  */
 function sortByDocumentOrder(issues: readonly SettingsIssue[], raw: unknown): SettingsIssue[] {
+  // Each object's key positions, computed once: an object may hold thousands of keys.
+  const positionsOf = new Map<object, Map<string, number>>();
+  const keyPosition = (parent: Record<string, unknown>, key: string): number => {
+    let positions = positionsOf.get(parent);
+    if (positions === undefined) {
+      positions = new Map(Object.keys(parent).map((name, position) => [name, position]));
+      positionsOf.set(parent, positions);
+    }
+    return positions.get(key) ?? -1;
+  };
   const rank = (issue: SettingsIssue): number[] => {
     const segments = pathSegments(issue.path);
     const positions: number[] = [];
@@ -241,7 +326,7 @@ function sortByDocumentOrder(issues: readonly SettingsIssue[], raw: unknown): Se
       const parent = valueAt(raw, segments.slice(0, index));
       if (typeof segment === 'number') positions.push(segment);
       else if (isJsonObject(parent)) {
-        const position = Object.keys(parent).indexOf(segment);
+        const position = keyPosition(parent, segment);
         positions.push(position === -1 ? Number.MAX_SAFE_INTEGER : position);
       } else positions.push(Number.MAX_SAFE_INTEGER);
     });

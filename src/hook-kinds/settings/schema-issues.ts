@@ -3,6 +3,7 @@ import { HOOK_EVENT_NAMES, canonicalEventName } from '../../events/index.ts';
 import { describeType } from './duration.ts';
 import { closestName } from './edit-distance.ts';
 import { KNOWN_FIELDS } from './settings-schema.ts';
+import { MAX_ISSUES_PER_FILE } from './settings-limits.ts';
 import { formatJsonPath, type SettingsIssue } from './settings-issue.ts';
 
 type Segment = string | number;
@@ -74,7 +75,7 @@ function unknownKeyIssue(file: string, path: readonly Segment[], key: string): S
           : 'a hook';
   const suggestion = closestName(key, fields);
   const otherLevel =
-    kind === 'group' && (KNOWN_FIELDS.hook as readonly string[]).includes(key)
+    kind === 'group' && KNOWN_FIELDS.hook.includes(key)
       ? ` (${JSON.stringify(key)} belongs to each hook inside "hooks")`
       : kind === 'hook' && (KNOWN_FIELDS.group as readonly string[]).includes(key)
         ? ` (${JSON.stringify(key)} belongs to the group around "hooks")`
@@ -121,7 +122,10 @@ export function schemaIssues(file: string, issue: z.core.$ZodIssue, raw: unknown
   const actual = valueAt(raw, path);
   switch (issue.code) {
     case 'unrecognized_keys':
-      return issue.keys.map((key) => unknownKeyIssue(file, path, key));
+      // A hostile object may hold a hundred thousand unknown keys: the first ones are enough.
+      return issue.keys
+        .slice(0, MAX_ISSUES_PER_FILE + 1)
+        .map((key) => unknownKeyIssue(file, path, key));
     case 'invalid_type': {
       if (actual === undefined && typeof field === 'string') {
         return [

@@ -1,4 +1,5 @@
 import { HookwireError } from '../../content/index.ts';
+import { MAX_LISTED_ISSUES } from './settings-limits.ts';
 import { formatIssueLocation, type SettingsIssue } from './settings-issue.ts';
 
 /**
@@ -16,11 +17,19 @@ export class SettingsError extends HookwireError {
   }
 }
 
-/** The issues as printed by `hookwire hooks validate`: a count, then one issue per line. */
+/**
+ * The issues as printed by `hookwire hooks validate`: a count, then one issue per line (the first
+ * `MAX_LISTED_ISSUES`, then one line counting the rest).
+ */
 export function formatSettingsIssues(issues: readonly SettingsIssue[]): string {
-  const lines = issues.map(
-    (issue) => `  ${formatIssueLocation(issue)}: ${issue.message}; fix: ${issue.fix}`,
-  );
+  const lines = issues
+    .slice(0, MAX_LISTED_ISSUES)
+    .map((issue) => `  ${formatIssueLocation(issue)}: ${issue.message}; fix: ${issue.fix}`);
+  const unlisted = issues.length - MAX_LISTED_ISSUES;
+  if (unlisted > 0)
+    lines.push(
+      `  … and ${unlisted} more ${unlisted === 1 ? 'issue' : 'issues'} (fix the ones above and validate again; the \`issues\` of the SettingsError list them all)`,
+    );
   const heading =
     issues.length === 1
       ? 'Invalid hook settings (1 issue):'

@@ -5,7 +5,7 @@ import {
   MATCHER_TARGET,
   type RegisteredEventName,
 } from '../../events/index.ts';
-import { DURATION_PATTERN } from './duration.ts';
+import { HOOK_KINDS, hookEntrySchema } from '../registry.ts';
 
 /**
  * The shape of a settings file, as zod schemas. They are the one source of truth: loading
@@ -15,44 +15,8 @@ import { DURATION_PATTERN } from './duration.ts';
  * on events that have no matcher target) run after this validation, in `parseSettingsText`.
  */
 
-/** The `timeout` of a hook: seconds as a number, or a string with its unit. */
-export const timeoutSchema = z
-  .union([z.number().positive(), z.string().regex(DURATION_PATTERN)])
-  .meta({
-    id: 'SettingsTimeout',
-    description:
-      'Deadline of the hook process: a number of seconds (30), or a string with its unit ("500ms", "30s", "2m", "1h"). Default 60 seconds.',
-  });
-
-/** One external hook: a shell command run with the event's payload on stdin. */
-export const commandHookSchema = z
-  .strictObject({
-    type: z
-      .literal('command')
-      .meta({ description: 'The kind of hook. Only "command" is supported.' }),
-    command: z.string().regex(/\S/).meta({
-      description: 'The shell command to run. Receives the event payload as JSON on stdin.',
-    }),
-    timeout: timeoutSchema.optional(),
-    name: z.string().regex(/\S/).optional().meta({
-      description:
-        'A name shown in listings and logs. Defaults to the command (first 40 characters).',
-    }),
-    description: z.string().optional().meta({ description: "A note on the hook's purpose." }),
-    failClosed: z.boolean().optional().meta({
-      description:
-        'true for a guard: if the hook crashes, times out or answers badly, the guarded action is denied. Default false (fail open with a warning).',
-    }),
-    environment: z.enum(['inherit', 'scrubbed']).optional().meta({
-      description:
-        'The environment the hook process gets. "inherit" (default): hookwire\'s own, as a trusted program of yours. "scrubbed": without credentials (variables named like *_API_KEY, *_TOKEN, *_SECRET*, *_PASSWORD*, AWS_SECRET_ACCESS_KEY, AWS_SESSION_TOKEN), as the model\'s shell tool gets it; passEnvironment names the ones to keep.',
-    }),
-    sandbox: z.boolean().optional().meta({
-      description:
-        'true: run the hook under bubblewrap (bwrap) like the shell tool under --sandbox: the project and added directories writable, the rest read-only, a private /tmp, no network unless --sandbox-network. Default false.',
-    }),
-  })
-  .meta({ id: 'SettingsCommandHook', description: 'A command hook.' });
+export { timeoutSchema } from './timeout-schema.ts';
+export { commandHookSchema } from '../command/command-kind.ts';
 
 /** A matcher and the hooks that run when it matches. */
 export const hookGroupSchema = z
@@ -66,7 +30,7 @@ export const hookGroupSchema = z
         'true: the hooks run one after another, each seeing the input as rewritten by the ones before. Default false (parallel).',
     }),
     hooks: z
-      .array(commandHookSchema)
+      .array(hookEntrySchema())
       .min(1)
       .meta({ description: 'The hooks of this group, in order.' }),
   })
@@ -162,7 +126,7 @@ export type SettingsFile = z.infer<typeof settingsFileSchema>;
 export const KNOWN_FIELDS = {
   file: Object.keys(settingsFileSchema.shape),
   group: Object.keys(hookGroupSchema.shape),
-  hook: Object.keys(commandHookSchema.shape),
+  hook: [...new Set(HOOK_KINDS.flatMap((kind) => Object.keys(kind.schema.shape)))],
   permissions: Object.keys(permissionsSchema.shape),
   events: registeredNames,
 } as const;

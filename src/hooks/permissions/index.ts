@@ -24,3 +24,10 @@ export type {
   PermissionRules,
   PermissionToolKinds,
 } from './permission-decision.ts';
+export { decideCall, permissionCallOf, resolvePermission } from './permission-check.ts';
+export type {
+  AgentPermissions,
+  PermissionAsker,
+  PermissionCheckCall,
+  PermissionOutcome,
+} from './permission-check.ts';

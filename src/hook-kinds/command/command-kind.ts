@@ -1,0 +1,100 @@
+/**
+ * The `command` hook kind: a shell command run in its own process group with the event's payload
+ * as JSON on stdin, answering by exit status and stdout (see `hook-run.ts`).
+ */
+import { z } from 'zod';
+import type { HookKind } from '../hook-kind.ts';
+import { defaultHookName } from '../settings/default-hook-name.ts';
+import type { CommandHookConfig } from '../settings/hook-config.ts';
+import { timeoutSchema } from '../settings/timeout-schema.ts';
+import type { HookRunRequest } from '../hook-kind.ts';
+import { interpretRun } from './hook-run.ts';
+import { confineCommand, credentialVariables } from './process-confinement.ts';
+
+/** The command the runner starts for `hook`: confined as its `environment` and `sandbox` ask. */
+function confineHookCommand(hook: CommandHookConfig, request: HookRunRequest): string {
+  const confinement = request.confinement ?? {};
+  const given = new Set(Object.keys(request.env));
+  const unsetEnv =
+    hook.environment === 'scrubbed'
+      ? credentialVariables(process.env, confinement.passEnvironment).filter(
+          (name) => !given.has(name),
+        )
+      : [];
+  return confineCommand(hook.command, request.projectDir, {
+    unsetEnv,
+    ...(hook.sandbox === true
+      ? {
+          sandbox: {
+            writableDirectories: [request.projectDir, ...(confinement.writableDirectories ?? [])],
+            network: confinement.sandboxNetwork === true,
+          },
+        }
+      : {}),
+  });
+}
+
+/** One external hook: a shell command run with the event's payload on stdin. */
+export const commandHookSchema = z
+  .strictObject({
+    type: z
+      .literal('command')
+      .meta({ description: 'The kind of hook. Only "command" is supported.' }),
+    command: z.string().regex(/\S/).meta({
+      description: 'The shell command to run. Receives the event payload as JSON on stdin.',
+    }),
+    timeout: timeoutSchema.optional(),
+    name: z.string().regex(/\S/).optional().meta({
+      description:
+        'A name shown in listings and logs. Defaults to the command (first 40 characters).',
+    }),
+    description: z.string().optional().meta({ description: "A note on the hook's purpose." }),
+    failClosed: z.boolean().optional().meta({
+      description:
+        'true for a guard: if the hook crashes, times out or answers badly, the guarded action is denied. Default false (fail open with a warning).',
+    }),
+    environment: z.enum(['inherit', 'scrubbed']).optional().meta({
+      description:
+        'The environment the hook process gets. "inherit" (default): hookwire\'s own, as a trusted program of yours. "scrubbed": without credentials (variables named like *_API_KEY, *_TOKEN, *_SECRET*, *_PASSWORD*, AWS_SECRET_ACCESS_KEY, AWS_SESSION_TOKEN), as the model\'s shell tool gets it; passEnvironment names the ones to keep.',
+    }),
+    sandbox: z.boolean().optional().meta({
+      description:
+        'true: run the hook under bubblewrap (bwrap) like the shell tool under --sandbox: the project and added directories writable, the rest read-only, a private /tmp, no network unless --sandbox-network. Default false.',
+    }),
+  })
+  .meta({ id: 'SettingsCommandHook', description: 'A command hook.' });
+
+export const commandKind: HookKind<CommandHookConfig> = {
+  type: 'command',
+  schema: commandHookSchema,
+  parse(entry, common) {
+    const command = typeof entry['command'] === 'string' ? entry['command'] : '';
+    return {
+      type: 'command',
+      name: common.name ?? defaultHookName(command),
+      command,
+      ...(common.description === undefined ? {} : { description: common.description }),
+      timeoutMs: common.timeoutMs,
+      failClosed: common.failClosed,
+      ...(entry['environment'] === 'scrubbed' ? { environment: 'scrubbed' as const } : {}),
+      ...(entry['sandbox'] === true ? { sandbox: true as const } : {}),
+      layer: common.layer,
+      file: common.file,
+      path: common.path,
+      alsoDefinedIn: [],
+    };
+  },
+  target: (hook) => hook.command,
+  async run(hook, request) {
+    const result = await request.runner.run({
+      command: confineHookCommand(hook, request),
+      cwd: request.projectDir,
+      input: request.input,
+      env: request.env,
+      timeoutMs: hook.timeoutMs,
+      ...(request.killGraceMs === undefined ? {} : { killGraceMs: request.killGraceMs }),
+      ...(request.signal === undefined ? {} : { signal: request.signal }),
+    });
+    return interpretRun(request.event, request.registeredAs, hook, result);
+  },
+};

@@ -1,0 +1,167 @@
+/**
+ * The permission check of one tool call, after PreToolUse and before the tool runs (Claude Code's
+ * order: PreToolUse hooks run first and may skip or rewrite the call; the permission rules and
+ * mode then decide on the arguments as rewritten). `deny` refuses; `allow` runs; `ask` fires the
+ * `PermissionRequest` event (in-process `onPermissionRequest` and settings-file
+ * `PermissionRequest` hooks, one stack), and when no hook decides (a headless run has nobody else
+ * to ask) the call is refused and a `permission_prompt` Notification fires.
+ *
+ * Shared by every tool runner: the loop's tool step (`src/loop/permission-step.ts`) and the AI
+ * SDK's wrapped tools (`hookwire/ai-sdk`). Each fires the two events through its own hooks with
+ * its own cancellation and reporting (`PermissionAsker`); the decisions are made here only.
+ */
+import { realpath } from 'node:fs/promises';
+import { homedir } from 'node:os';
+import { resolve } from 'node:path';
+import type {
+  NotificationEvent,
+  PermissionRequestAction,
+  PermissionRequestEvent,
+} from '../../events/index.ts';
+import {
+  decidePermission,
+  type PermissionDecision,
+  type PermissionMode,
+  type PermissionRules,
+  type PermissionToolKinds,
+} from './permission-decision.ts';
+import type { PermissionCall } from './permission-rule.ts';
+
+/**
+ * The permission layer of an agent. Without it (the default) every call runs, as before rules
+ * existed. With it, each call is decided by `decidePermission` (see `PermissionMode`).
+ */
+export interface AgentPermissions {
+  readonly rules: PermissionRules;
+  /** Default `default`. */
+  readonly mode?: PermissionMode;
+  /** Where `~/` in rules points. Default `os.homedir()`. */
+  readonly homeDir?: string;
+  /** Which tools read, edit or run commands. Default the built-in tools. */
+  readonly toolKinds?: PermissionToolKinds;
+}
+
+/** The outcome of the permission check: run with `args`, or refuse with `reason`. */
+export type PermissionOutcome =
+  | { readonly kind: 'run'; readonly args: unknown }
+  | { readonly kind: 'refuse'; readonly reason: string };
+
+/** One tool call to check. */
+export interface PermissionCheckCall {
+  readonly toolName: string;
+  readonly toolCallId: string;
+  /** The arguments as PreToolUse left them. */
+  readonly args: unknown;
+}
+
+/**
+ * How a tool runner fires the two events a permission check may need, through its own hooks,
+ * cancellation and reporting. Each resolves to `undefined` when no hook observes the event
+ * (nothing is built or called then).
+ */
+export interface PermissionAsker {
+  permissionRequest(event: PermissionRequestEvent): Promise<PermissionRequestAction | undefined>;
+  notification(event: NotificationEvent): Promise<unknown>;
+}
+
+async function realPathOrSelf(path: string): Promise<string> {
+  try {
+    return await realpath(path);
+  } catch {
+    return path;
+  }
+}
+
+/** The facts of a call rules match against: its command, or every form of its path. */
+export async function permissionCallOf(
+  toolName: string,
+  args: unknown,
+  cwd: string,
+): Promise<PermissionCall> {
+  const record = typeof args === 'object' && args !== null ? (args as Record<string, unknown>) : {};
+  if (typeof record.command === 'string') return { toolName, command: record.command };
+  const path =
+    typeof record.path === 'string'
+      ? record.path
+      : typeof record.file_path === 'string'
+        ? record.file_path
+        : undefined;
+  if (path === undefined) return { toolName, paths: [resolve(cwd, '.')] };
+  const absolute = resolve(cwd, path);
+  const real = await realPathOrSelf(absolute);
+  return { toolName, paths: real === absolute ? [absolute] : [absolute, real] };
+}
+
+/** Decides one call with the agent's permissions (pure but for resolving the call's paths). */
+export async function decideCall(
+  permissions: AgentPermissions,
+  toolName: string,
+  args: unknown,
+  cwd: string,
+): Promise<PermissionDecision> {
+  const call = await permissionCallOf(toolName, args, cwd);
+  return decidePermission(call, {
+    rules: permissions.rules,
+    mode: permissions.mode ?? 'default',
+    context: { projectDir: cwd, homeDir: permissions.homeDir ?? homedir() },
+    ...(permissions.toolKinds === undefined ? {} : { toolKinds: permissions.toolKinds }),
+  });
+}
+
+/**
+ * Runs the permission check of one call (see the module comment) for a project at `cwd`.
+ * `validate` checks an `updatedInput` against the tool's schema (a message when it does not
+ * match: the call is refused); an updated input is decided again, so a deny rule still binds
+ * what actually runs.
+ */
+export async function resolvePermission(
+  permissions: AgentPermissions,
+  call: PermissionCheckCall,
+  cwd: string,
+  asker: PermissionAsker,
+  validate: (args: unknown) => string | undefined | Promise<string | undefined>,
+): Promise<PermissionOutcome> {
+  const decision = await decideCall(permissions, call.toolName, call.args, cwd);
+  if (decision.behavior === 'allow') return { kind: 'run', args: call.args };
+  if (decision.behavior === 'deny')
+    return { kind: 'refuse', reason: `Permission denied: ${decision.reason}.` };
+
+  const mode = permissions.mode ?? 'default';
+  const action = await asker.permissionRequest({
+    toolName: call.toolName,
+    toolCallId: call.toolCallId,
+    args: call.args,
+    reason: decision.reason,
+    mode,
+    ...(decision.rule === undefined ? {} : { rule: decision.rule.source }),
+  });
+  if (action?.kind === 'deny')
+    return { kind: 'refuse', reason: `Permission denied: ${action.message}` };
+  if (action?.kind === 'allow') {
+    if (action.updatedInput === undefined) return { kind: 'run', args: call.args };
+    const invalid = await validate(action.updatedInput);
+    if (invalid !== undefined)
+      return {
+        kind: 'refuse',
+        reason: `Permission denied: the PermissionRequest answer's updatedInput does not match the tool's schema: ${invalid}`,
+      };
+    const again = await decideCall(permissions, call.toolName, action.updatedInput, cwd);
+    if (again.behavior === 'deny')
+      return { kind: 'refuse', reason: `Permission denied: ${again.reason}.` };
+    return { kind: 'run', args: action.updatedInput };
+  }
+
+  const message = `${call.toolName} needs permission (${decision.reason}) and no PermissionRequest hook decided; the call was denied because nobody can be asked in a headless run.`;
+  await asker.notification({
+    notificationType: 'permission_prompt',
+    message,
+    details: {
+      tool_name: call.toolName,
+      tool_input: call.args,
+      tool_call_id: call.toolCallId,
+      permission_mode: mode,
+      ...(decision.rule === undefined ? {} : { permission_rule: decision.rule.source }),
+    },
+  });
+  return { kind: 'refuse', reason: `Permission denied: ${message}` };
+}
