@@ -245,8 +245,14 @@ async function startHookServer(
 describe('http hooks through hookwire run', () => {
   let server: Server | undefined;
   afterEach(async () => {
-    await new Promise((resolve) => server?.close(resolve) ?? resolve(undefined));
+    const closing = server;
     server = undefined;
+    if (closing !== undefined)
+      await new Promise<void>((resolve) => {
+        closing.close(() => {
+          resolve();
+        });
+      });
   });
 
   it('POST each payload to the server, whose answer denies; headers expand allowed variables only', async () => {
