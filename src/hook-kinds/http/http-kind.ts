@@ -32,7 +32,10 @@ export const httpHookSchema = z
       description:
         "POSTs the event payload as JSON to url; a 2xx body is read as a command hook's stdout JSON (empty: no opinion). Non-2xx statuses, redirects (never followed), connection errors and the deadline are a failed hook.",
     }),
-    url: z.url({ protocol: /^https?$/ }).meta({ description: 'The http(s) URL to POST to.' }),
+    url: z
+      .string()
+      .regex(/^https?:\/\/[^\s/?#]+\S*$/)
+      .meta({ description: 'The http:// or https:// URL to POST to.' }),
     headers: z.record(z.string(), z.string()).optional().meta({
       description:
         'Request headers. Values may reference $VAR or ${VAR}, expanded only for variables listed in allowedEnvVars (any other reference expands to "").',
