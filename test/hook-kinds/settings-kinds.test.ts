@@ -32,7 +32,9 @@ describe('process, http and prompt hooks in settings files', () => {
       { type: 'prompt', prompt: 'Judge $ARGUMENTS', model: 'openai:gpt-judge', name: 'judge' },
     );
     const parsed = parseSettingsText(text, origin);
-    const hooks = parsed.groups[0]?.hooks.map(({ layer, file, path, ...rest }) => rest);
+    const hooks = parsed.groups[0]?.hooks.map(
+      ({ layer: _layer, file: _file, path: _path, ...rest }) => rest,
+    );
     expect(hooks).toEqual([
       {
         type: 'process',
