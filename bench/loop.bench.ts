@@ -18,49 +18,16 @@ import { join } from 'node:path';
 import { compare } from './harness.ts';
 import { HookStack } from '../src/hooks/stack/hook-stack.ts';
 import { ObservationAction } from '../src/events/index.ts';
-import { createAgent, ToolRegistry } from '../src/loop/index.ts';
+import { createAgent } from '../src/loop/index.ts';
 import { createScriptedModel, type ScriptedTurn } from '../src/testing.ts';
-import {
-  createCommandHooks,
-  createCommandRunner,
-  mergeSettingsFiles,
-  parseSettingsText,
-} from '../src/hook-kinds/command/index.ts';
 import type { ModelRequest } from '../src/content/index.ts';
-
-const STEPS = 20;
-const prose =
-  'The loop calls the model, runs the tools it asked for, and fires every hook on the way. '.repeat(
-    40,
-  ); // ~3.5 KB
-
-function turns(delayMs: number): ScriptedTurn[] {
-  const withDelay = delayMs > 0 ? { delayMs } : {};
-  const list: ScriptedTurn[] = [];
-  for (let index = 0; index < STEPS - 1; index++) {
-    list.push({
-      blocks: [
-        { type: 'text', text: prose },
-        { type: 'tool_call', id: `call-${index}`, name: 'echo', parameters: { text: 'ping' } },
-      ],
-      finishReason: 'tool_calls',
-      usage: { promptTokens: 1200, completionTokens: 900 },
-      ...withDelay,
-    });
-  }
-  list.push({ blocks: [{ type: 'text', text: prose }], finishReason: 'stop', ...withDelay });
-  return list;
-}
-
-const tools = new ToolRegistry([
-  {
-    declaration: {
-      name: 'echo',
-      parameters: { type: 'object', properties: { text: { type: 'string' } }, required: ['text'] },
-    },
-    execute: async (args) => args,
-  },
-]);
+import {
+  noOpCommandHook,
+  preparedRuns,
+  shortToolStep,
+  STEPS,
+  toolStepTurns,
+} from './tool-step-fixture.ts';
 
 export default async function loopBench(): Promise<void> {
   const cwd = await mkdtemp(join(tmpdir(), 'hookwire-bench-'));
@@ -70,38 +37,8 @@ export default async function loopBench(): Promise<void> {
   };
 
   for (const delayMs of [1, 0]) {
-    const script = turns(delayMs);
-    // Sessions are opened beforehand: opening and closing one is a per-session cost (a file to
-    // create), not a per-step one.
-    const sessions = await Promise.all(
-      Array.from({ length: 40 }, async () => {
-        let model = createScriptedModel(script);
-        const agent = createAgent({
-          model: {
-            provider: 'scripted',
-            modelId: 'scripted',
-            generate: (r, o) => model.generate(r, o),
-            stream: (r, o) => model.stream(r, o),
-          },
-          tools,
-          cwd,
-          maxModelCalls: STEPS,
-        });
-        return {
-          session: await agent.openSession(),
-          reset: () => (model = createScriptedModel(script)),
-        };
-      }),
-    );
-    let next = 0;
-    const loopStep = async (): Promise<void> => {
-      const entry = sessions[next++];
-      if (entry === undefined) throw new Error('bench ran out of pre-opened sessions');
-      entry.reset();
-      const result = await entry.session.run('go').result;
-      if (result.status !== 'completed')
-        throw new Error(`bench run ended ${result.status}: ${result.reason ?? ''}`);
-    };
+    const script = toolStepTurns(delayMs);
+    const runs = await preparedRuns(cwd, script, 40);
     const directCalls = async (): Promise<void> => {
       const model = createScriptedModel(script);
       for (let index = 0; index < STEPS; index++) await model.generate(request);
@@ -110,48 +47,19 @@ export default async function loopBench(): Promise<void> {
       delayMs > 0
         ? `loop step, no hooks, model answering ~3.5 KB after ${delayMs} ms (per ${STEPS}-step run) vs the scripted model alone`
         : `loop step, no hooks, model answering instantly (per ${STEPS}-step run; no limit: the loop's own cost) vs the scripted model alone`,
-      loopStep,
+      runs.run,
       directCalls,
       delayMs > 0 ? { rounds: 30, limit: 1.1, unit: 'ms' } : { rounds: 30, unit: 'µs' },
     );
-    await Promise.all(sessions.map((entry) => entry.session.close('exit')));
+    await runs.close();
   }
 
   // A tool step (model call, one tool call, model call) with and without a no-op PreToolUse hook.
-  const runner = createCommandRunner();
-  const settings = mergeSettingsFiles([
-    parseSettingsText(
-      JSON.stringify({
-        hooks: { PreToolUse: [{ hooks: [{ type: 'command', command: 'true', name: 'no-op' }] }] },
-      }),
-      { file: 'bench-settings.json', layer: 'extra' },
-    ),
-  ]);
-  const commandHooks = new HookStack(createCommandHooks(settings, { runner, projectDir: cwd }));
-  const toolStep: ScriptedTurn[] = [
-    {
-      blocks: [{ type: 'tool_call', id: 'call-1', name: 'echo', parameters: { text: 'ping' } }],
-      finishReason: 'tool_calls',
-      delayMs: 1,
-    },
-    { blocks: [{ type: 'text', text: 'done' }], finishReason: 'stop', delayMs: 1 },
-  ];
-  const toolStepRun = (hooks: HookStack | undefined) => async (): Promise<void> => {
-    const agent = createAgent({
-      model: createScriptedModel(toolStep),
-      tools,
-      cwd,
-      ...(hooks === undefined ? {} : { hooks }),
-    });
-    const session = await agent.openSession();
-    const result = await session.run('go').result;
-    if (result.status !== 'completed') throw new Error(`bench run ended ${result.status}`);
-    await session.close('exit');
-  };
+  const { hooks: commandHooks, runner } = noOpCommandHook(cwd);
   await compare(
     'tool step with one no-op command hook on PreToolUse vs the same step with none',
-    toolStepRun(commandHooks),
-    toolStepRun(undefined),
+    shortToolStep(cwd, { hooks: commandHooks }),
+    shortToolStep(cwd),
     { rounds: 40, unit: 'ms' },
   );
   await runner.close();

@@ -28,7 +28,7 @@ import { Session } from './session.ts';
 import type { ToolRegistry } from './tool-registry.ts';
 import { acquireSessionLock } from './session-lock.ts';
 import { startSessionSpan } from './run-telemetry.ts';
-import type { LoopTracer } from './tracer.ts';
+import { activeTracer, type LoopTracer } from './tracer.ts';
 import {
   lastTurnOf,
   readTranscript,
@@ -226,10 +226,11 @@ export function createAgent(options: AgentOptions): Agent {
         }
         transcript = await TranscriptWriter.open(transcriptPath);
         const source = resume ? 'resume' : 'startup';
+        const tracer = activeTracer(config.tracer);
         const span =
-          config.tracer === undefined
+          tracer === undefined
             ? undefined
-            : startSessionSpan(config.tracer, sessionId, source, config.agentName);
+            : startSessionSpan(tracer, sessionId, source, config.agentName);
         const state: SessionState = {
           info: { sessionId, transcriptPath, cwd },
           history,

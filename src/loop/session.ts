@@ -17,6 +17,7 @@ import {
   type TurnEnd,
 } from './run-state.ts';
 import { runTurn } from './turn-runner.ts';
+import { activeTracer } from './tracer.ts';
 import type { Message } from '../content/index.ts';
 
 /** Options of one run. */
@@ -84,7 +85,14 @@ export class Session {
         `Session ${this.sessionId} is already running; submit the prompt with session.enqueue(prompt) to run it next.`,
       );
     }
-    const run = new RunState(this.#config, this.#state, options.streaming ?? false);
+    // The tracer is asked once per run whether it records at all (see `LoopTracer.enabled`).
+    const config = this.#config;
+    const tracer = activeTracer(config.tracer);
+    const run = new RunState(
+      tracer === config.tracer ? config : { ...config, tracer },
+      this.#state,
+      options.streaming ?? false,
+    );
     const external = options.signal;
     if (external !== undefined) {
       const forward = (): void => {

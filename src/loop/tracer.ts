@@ -2,8 +2,9 @@
  * The loop's tracing seam: a tracer as small as the loop needs, so the core never imports
  * OpenTelemetry (an optional peer dependency). `otelTracer()` from `hookwire/otel` adapts an
  * OpenTelemetry tracer to it; tests and other backends may implement it directly. Without a
- * tracer (the default) the loop builds no span and no attribute: a `tracer === undefined` check
- * per span site is the whole cost. See docs/telemetry.md for the spans and their attributes.
+ * tracer (the default), or with one whose `enabled()` is false (OpenTelemetry with no provider),
+ * the loop builds no span and no attribute: a `tracer === undefined` check per span site is the
+ * whole cost. See docs/telemetry.md for the spans and their attributes.
  */
 
 /** An attribute value, as OpenTelemetry takes them. */
@@ -35,4 +36,16 @@ export interface LoopSpan {
 /** What the loop reports spans to (`AgentOptions.tracer`). */
 export interface LoopTracer {
   startSpan(name: string, options?: LoopSpanOptions): LoopSpan;
+  /**
+   * False when no span would be recorded anywhere (OpenTelemetry's API with no tracer provider
+   * registered): the loop then builds no span and no attribute, exactly as with no tracer. Asked
+   * once when a session opens (its span) and once per run, never per span, so a provider
+   * registered later is used from the next run on. Absent: always true.
+   */
+  enabled?(): boolean;
+}
+
+/** The tracer to use now: `tracer`, unless it says it records nowhere. */
+export function activeTracer(tracer: LoopTracer | undefined): LoopTracer | undefined {
+  return tracer === undefined || tracer.enabled?.() === false ? undefined : tracer;
 }

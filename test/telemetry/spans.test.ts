@@ -8,12 +8,18 @@ import {
   TracerProvider,
 } from '@opentelemetry/sdk-trace';
 import type { ReadableSpan } from '@opentelemetry/sdk-trace';
+import { trace } from '@opentelemetry/api';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createCommandHooks } from '../../src/hook-kinds/command/index.ts';
 import { HookStack } from '../../src/hooks/stack/hook-stack.ts';
-import { createAgent, readTranscript, ToolRegistry } from '../../src/loop/index.ts';
+import {
+  createAgent,
+  readTranscript,
+  ToolRegistry,
+  type LoopTracer,
+} from '../../src/loop/index.ts';
 import { otelTracer } from '../../src/otel.ts';
-import { createScriptedModel } from '../../src/testing.ts';
+import { createScriptedModel, type ScriptedTurn } from '../../src/testing.ts';
 import { createHookProject, group, type HookProject } from '../command-hooks/support.ts';
 
 let project: HookProject;
@@ -221,5 +227,65 @@ describe('spans of a run', () => {
       ['echo', 'ok'],
       ['danger', 'skipped'],
     ]);
+  });
+});
+
+describe('otelTracer() with no tracer provider registered', () => {
+  it('builds no span at all (the loop asks enabled() once per run), and a provider registered later is used from the next run', async () => {
+    const inner = otelTracer();
+    const started: string[] = [];
+    // The default tracer, counted: every span the loop asks for goes through startSpan.
+    const counted: LoopTracer = {
+      enabled: () => inner.enabled?.() ?? true,
+      startSpan: (name, options) => {
+        started.push(name);
+        return inner.startSpan(name, options);
+      },
+    };
+    const script = (): ScriptedTurn[] => [
+      {
+        blocks: [{ type: 'tool_call', id: 'call-1', name: 'echo', parameters: {} }],
+        finishReason: 'tool_calls',
+      },
+      { blocks: [{ type: 'text', text: 'done' }], finishReason: 'stop' },
+    ];
+    let model = createScriptedModel(script());
+    const agent = createAgent({
+      model: {
+        provider: 'scripted',
+        modelId: 'scripted',
+        generate: (request, options) => model.generate(request, options),
+        stream: (request, options) => model.stream(request, options),
+      },
+      tools,
+      cwd: project.dir,
+      tracer: counted,
+    });
+    const session = await agent.openSession();
+    try {
+      expect(inner.enabled?.()).toBe(false);
+      expect((await session.run('first').result).status).toBe('completed');
+      expect(started).toEqual([]);
+
+      expect(trace.setGlobalTracerProvider(provider)).toBe(true);
+      expect(inner.enabled?.()).toBe(true);
+      model = createScriptedModel(script());
+      expect((await session.run('second').result).status).toBe('completed');
+      expect(started).toEqual([
+        'invoke_agent hookwire',
+        'chat scripted',
+        'execute_tool echo',
+        'chat scripted',
+      ]);
+      expect(exporter.getFinishedSpans().map((span) => span.name)).toEqual([
+        'chat scripted',
+        'execute_tool echo',
+        'chat scripted',
+        'invoke_agent hookwire',
+      ]);
+    } finally {
+      await session.close('exit');
+      trace.disable();
+    }
   });
 });

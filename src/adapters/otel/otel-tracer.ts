@@ -5,6 +5,8 @@
  */
 import {
   context,
+  ProxyTracer,
+  ProxyTracerProvider,
   SpanKind,
   SpanStatusCode,
   trace,
@@ -49,9 +51,24 @@ class OtelSpan implements LoopSpan {
 }
 
 /**
+ * Whether spans of `tracer` go anywhere: false only for the API's proxy tracer while no provider
+ * is registered (its spans are the no-op ones), which the loop then skips entirely. Any other
+ * tracer, an SDK's included, counts as recording (its sampler decides per span).
+ */
+function recordsSomewhere(tracer: Tracer): () => boolean {
+  if (!(tracer instanceof ProxyTracer)) return () => true;
+  return () => {
+    const provider = trace.getTracerProvider();
+    // eslint-disable-next-line @typescript-eslint/no-deprecated -- the API's own proxy, the one way to see that no provider is registered
+    if (!(provider instanceof ProxyTracerProvider)) return true;
+    return provider.getDelegateTracer(tracer.name, tracer.version, tracer.options) !== undefined;
+  };
+}
+
+/**
  * A `LoopTracer` over an OpenTelemetry tracer — by default the global provider's tracer for the
- * `hookwire` scope (a proxy, so a provider registered later is used from then on; with none
- * registered, spans are non-recording and cost next to nothing). Each span nests under the span
+ * `hookwire` scope (a proxy, so a provider registered later is used from the next run on; with
+ * none registered the loop builds no span at all: `enabled()` is false). Each span nests under the span
  * the loop names as its parent; the session span, which has none, nests under the active context
  * (a span of the application's around `openSession`, say).
  *
@@ -62,6 +79,7 @@ class OtelSpan implements LoopSpan {
  */
 export function otelTracer(tracer: Tracer = trace.getTracer(OTEL_SCOPE_NAME)): LoopTracer {
   return {
+    enabled: recordsSomewhere(tracer),
     startSpan(name: string, options: LoopSpanOptions = {}): LoopSpan {
       const parent = options.parent;
       const parentContext =

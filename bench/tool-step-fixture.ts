@@ -1,0 +1,149 @@
+/**
+ * The loop's tool-step workload, shared by the loop and telemetry benchmarks so both measure the
+ * same run: a 20-step session run whose every step is a ~3.5 KB answer plus one `echo` tool call
+ * (the last step only answers), sessions opened beforehand (opening one is a per-session cost,
+ * not a per-step one), and a short tool step guarded by one no-op command hook.
+ */
+import { createAgent, ToolRegistry, type AgentOptions } from '../src/loop/index.ts';
+import { createScriptedModel, type ScriptedTurn } from '../src/testing.ts';
+import { HookStack } from '../src/hooks/stack/hook-stack.ts';
+import {
+  createCommandHooks,
+  createCommandRunner,
+  mergeSettingsFiles,
+  parseSettingsText,
+} from '../src/hook-kinds/command/index.ts';
+import type { CommandRunner } from '../src/hook-kinds/command/runner/index.ts';
+
+/** Model calls per run. */
+export const STEPS = 20;
+
+const prose =
+  'The loop calls the model, runs the tools it asked for, and fires every hook on the way. '.repeat(
+    40,
+  ); // ~3.5 KB
+
+/** The script of one run: each answer after `delayMs` (none when 0). */
+export function toolStepTurns(delayMs: number): ScriptedTurn[] {
+  const withDelay = delayMs > 0 ? { delayMs } : {};
+  const list: ScriptedTurn[] = [];
+  for (let index = 0; index < STEPS - 1; index++) {
+    list.push({
+      blocks: [
+        { type: 'text', text: prose },
+        { type: 'tool_call', id: `call-${index}`, name: 'echo', parameters: { text: 'ping' } },
+      ],
+      finishReason: 'tool_calls',
+      usage: { promptTokens: 1200, completionTokens: 900 },
+      ...withDelay,
+    });
+  }
+  list.push({ blocks: [{ type: 'text', text: prose }], finishReason: 'stop', ...withDelay });
+  return list;
+}
+
+/** The one tool the model calls: returns its arguments. */
+export const echoTools = new ToolRegistry([
+  {
+    declaration: {
+      name: 'echo',
+      parameters: { type: 'object', properties: { text: { type: 'string' } }, required: ['text'] },
+    },
+    execute: async (args) => args,
+  },
+]);
+
+/** Agent options besides the model, tools, cwd and step limit (a tracer, hooks). */
+export type ExtraAgentOptions = Omit<AgentOptions, 'model' | 'tools' | 'cwd' | 'maxModelCalls'>;
+
+/** `count` sessions opened beforehand; `run()` runs the script once on the next one. */
+export interface PreparedRuns {
+  readonly run: () => Promise<void>;
+  readonly close: () => Promise<void>;
+}
+
+export async function preparedRuns(
+  cwd: string,
+  script: readonly ScriptedTurn[],
+  count: number,
+  extra: ExtraAgentOptions = {},
+): Promise<PreparedRuns> {
+  const sessions = await Promise.all(
+    Array.from({ length: count }, async () => {
+      let model = createScriptedModel(script);
+      const agent = createAgent({
+        ...extra,
+        model: {
+          provider: 'scripted',
+          modelId: 'scripted',
+          generate: (request, options) => model.generate(request, options),
+          stream: (request, options) => model.stream(request, options),
+        },
+        tools: echoTools,
+        cwd,
+        maxModelCalls: STEPS,
+      });
+      return {
+        session: await agent.openSession(),
+        reset: () => (model = createScriptedModel(script)),
+      };
+    }),
+  );
+  let next = 0;
+  return {
+    run: async (): Promise<void> => {
+      const entry = sessions[next++];
+      if (entry === undefined) throw new Error('bench ran out of pre-opened sessions');
+      entry.reset();
+      const result = await entry.session.run('go').result;
+      if (result.status !== 'completed')
+        throw new Error(`bench run ended ${result.status}: ${result.reason ?? ''}`);
+    },
+    close: async (): Promise<void> => {
+      await Promise.all(sessions.map((entry) => entry.session.close('exit')));
+    },
+  };
+}
+
+/** A short tool step: one `echo` call, then the answer, each after 1 ms. */
+export const SHORT_TOOL_STEP: readonly ScriptedTurn[] = [
+  {
+    blocks: [{ type: 'tool_call', id: 'call-1', name: 'echo', parameters: { text: 'ping' } }],
+    finishReason: 'tool_calls',
+    delayMs: 1,
+  },
+  { blocks: [{ type: 'text', text: 'done' }], finishReason: 'stop', delayMs: 1 },
+];
+
+/** One no-op command hook (`true`, a real process per call) on PreToolUse, and its runner. */
+export function noOpCommandHook(cwd: string): { hooks: HookStack; runner: CommandRunner } {
+  const runner = createCommandRunner();
+  const settings = mergeSettingsFiles([
+    parseSettingsText(
+      JSON.stringify({
+        hooks: { PreToolUse: [{ hooks: [{ type: 'command', command: 'true', name: 'no-op' }] }] },
+      }),
+      { file: 'bench-settings.json', layer: 'extra' },
+    ),
+  ]);
+  return {
+    hooks: new HookStack(createCommandHooks(settings, { runner, projectDir: cwd })),
+    runner,
+  };
+}
+
+/** One session per call running `SHORT_TOOL_STEP` (opening and closing it included). */
+export function shortToolStep(cwd: string, extra: ExtraAgentOptions = {}): () => Promise<void> {
+  return async () => {
+    const agent = createAgent({
+      ...extra,
+      model: createScriptedModel(SHORT_TOOL_STEP),
+      tools: echoTools,
+      cwd,
+    });
+    const session = await agent.openSession();
+    const result = await session.run('go').result;
+    if (result.status !== 'completed') throw new Error(`bench run ended ${result.status}`);
+    await session.close('exit');
+  };
+}
