@@ -6,7 +6,7 @@ export default defineConfig({
     include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
     reporters: ['default', new SummaryReporter()],
     // A private TMPDIR per run; the run fails if a test leaves anything in it.
-    globalSetup: ['test/support/temp-dir-guard.ts'],
+    globalSetup: ['test/support/temp-dir-guard.ts', 'test/support/native-helper-fresh.ts'],
     testTimeout: 30_000,
     hookTimeout: 30_000,
     // Process-heavy suites (real hook processes, loopback servers) share two cores.

@@ -12,9 +12,10 @@
  * On Linux it is also a child subreaper, so orphans of hooks are reparented to it and reaped.
  *
  * Frames: u32 header length, u32 body length (big-endian), header, body. Requests (header
- * fields separated by NUL): "run" id timeoutMs killGraceMs maxOutputBytes command cwd NAME=VALUE…
- * (empty killGraceMs / maxOutputBytes: the defaults), body = stdin payload; "cancel" id.
- * Replies: JSON headers as in helper-protocol.ts.
+ * fields separated by NUL): "run" id timeoutMs killGraceMs maxOutputBytes inputFile inputPipe
+ * command cwd NAME=VALUE… (empty fields: the defaults / none), body = stdin payload; "cancel" id;
+ * "opened" id (the parent holds the write end of the run's input pipe). Replies: JSON headers as
+ * in helper-protocol.ts.
  *
  * Usage: hookwire-spawn SCOPE  (tags are SCOPE.N).
  */
@@ -23,6 +24,8 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
+#include <pthread.h>
+#include <semaphore.h>
 #include <signal.h>
 #include <spawn.h>
 #include <stdint.h>
@@ -58,12 +61,15 @@ typedef struct run {
   long id;
   pid_t pid;
   int in_fd, out_fd, err_fd;
+  /* Write end of the input FIFO held until the parent opened its own (see start_run). */
+  int guard_fd;
   char *input;
   size_t input_length, input_written;
   output_t out, err;
   double started, deadline, drain_deadline, grace_ms, kill_deadline, next_poll;
   int settled, leader_exited, exit_code, exit_signal, killing, escapees;
   char tag[160];
+  char tag_entry[200]; /* TAG_VARIABLE=tag, in the hook's environment */
 } run_t;
 
 static run_t *runs;
@@ -100,18 +106,7 @@ static void put_u32(char *p, uint32_t v) {
   p[3] = (char)v;
 }
 
-/* One frame in one writev, so the parent wakes once per reply, not once per part. */
-static void send_frame(const char *header, size_t header_length, const output_t *a,
-                       const output_t *b) {
-  size_t body = (a ? a->length : 0) + (b ? b->length : 0);
-  char prefix[8];
-  put_u32(prefix, (uint32_t)header_length);
-  put_u32(prefix + 4, (uint32_t)body);
-  struct iovec parts[4] = {{prefix, 8}, {(void *)header, header_length}, {NULL, 0}, {NULL, 0}};
-  int count = 2;
-  if (a && a->length) parts[count++] = (struct iovec){a->data, a->length};
-  if (b && b->length) parts[count++] = (struct iovec){b->data, b->length};
-  struct iovec *next = parts;
+static void write_all(struct iovec *next, int count) {
   while (count > 0) {
     ssize_t n = writev(1, next, count);
     if (n < 0) {
@@ -133,6 +128,43 @@ static void send_frame(const char *header, size_t header_length, const output_t 
       next->iov_base = (char *)next->iov_base + n;
       next->iov_len -= (size_t)n;
     }
+  }
+}
+
+/*
+ * Replies of one turn of the loop (the "started" and results of a parallel group) are gathered
+ * and written together before the next poll, so the parent wakes once for them, not once each.
+ */
+#define REPLY_BUFFER_BYTES 65536
+static char reply_buffer[REPLY_BUFFER_BYTES];
+static size_t reply_length;
+
+static void flush_replies(void) {
+  if (reply_length == 0) return;
+  struct iovec whole = {reply_buffer, reply_length};
+  reply_length = 0;
+  write_all(&whole, 1);
+}
+
+static void send_frame(const char *header, size_t header_length, const output_t *a,
+                       const output_t *b) {
+  size_t body = (a ? a->length : 0) + (b ? b->length : 0);
+  char prefix[8];
+  put_u32(prefix, (uint32_t)header_length);
+  put_u32(prefix + 4, (uint32_t)body);
+  struct iovec parts[4] = {{prefix, 8}, {(void *)header, header_length}, {NULL, 0}, {NULL, 0}};
+  int count = 2;
+  if (a && a->length) parts[count++] = (struct iovec){a->data, a->length};
+  if (b && b->length) parts[count++] = (struct iovec){b->data, b->length};
+  size_t total = 8 + header_length + body;
+  if (reply_length + total > REPLY_BUFFER_BYTES) flush_replies();
+  if (total > REPLY_BUFFER_BYTES) {
+    write_all(parts, count); /* a large output goes out as it is, not copied */
+    return;
+  }
+  for (int i = 0; i < count; i++) {
+    memcpy(reply_buffer + reply_length, parts[i].iov_base, parts[i].iov_len);
+    reply_length += parts[i].iov_len;
   }
 }
 
@@ -257,6 +289,7 @@ static int find_index(proc_t *table, size_t count, pid_t pid) {
  */
 static size_t find_contained(pid_t group, const char *tag, int prefix, pid_t ancestor,
                              pid_t **found) {
+  flush_replies(); /* no outcome waits behind a scan */
   *found = NULL;
   DIR *dir = opendir("/proc");
   if (dir == NULL) return 0;
@@ -358,6 +391,7 @@ static void free_run(run_t *r) {
   close_fd(&r->in_fd);
   close_fd(&r->out_fd);
   close_fd(&r->err_fd);
+  close_fd(&r->guard_fd);
   free(r->input);
   free(r->out.data);
   free(r->err.data);
@@ -387,6 +421,7 @@ static void settle(run_t *r, const char *termination) {
   send_result(r, termination, NULL);
   /* Nothing more is read: a daemon holding the pipes must not keep them. */
   close_fd(&r->in_fd);
+  close_fd(&r->guard_fd);
   close_fd(&r->out_fd);
   close_fd(&r->err_fd);
   free(r->out.data);
@@ -440,22 +475,56 @@ static char *field(char **cursor, char *end) {
   return start;
 }
 
-static void start_run(char *header, size_t header_length, const char *body, size_t body_length) {
+/*
+ * A run is started in three steps so that the runs of one batch (the frames of one read: a
+ * parallel group arrives together) can be spawned from two threads at once. posix_spawn blocks
+ * its calling thread until the child has exec'd, so one thread spawns one child at a time; on a
+ * machine with two cores a second spawning thread lets two execs proceed together. prepare_run
+ * and finish_run run on the main thread only; spawn_job touches nothing but its own job.
+ */
+typedef struct {
+  run_t *r;
+  char *argv[4];
+  char **envp, **extra;
+  const char *cwd;
+  int in[2], out[2], err[2];
+  posix_spawn_file_actions_t actions;
+  posix_spawnattr_t attributes;
+  const char *body;
+  size_t body_length;
+  int failed; /* posix_spawn's result */
+} spawn_job_t;
+
+static void job_fail(spawn_job_t *job, const char *message) {
+  job->r->settled = 1;
+  send_result(job->r, "spawn-error", message);
+  free(job->envp);
+  free(job->extra);
+  free_run(job->r);
+}
+
+/* Creates the run, its pipes and its spawn arguments; 0 when it already failed (reply sent). */
+static int prepare_run(spawn_job_t *job, char *header, size_t header_length, const char *body,
+                       size_t body_length) {
   char *cursor = header, *end = header + header_length;
   field(&cursor, end); /* "run" */
   char *id = field(&cursor, end), *timeout = field(&cursor, end), *grace = field(&cursor, end),
        *max_output = field(&cursor, end), *input_file = field(&cursor, end),
-       *command = field(&cursor, end), *cwd = field(&cursor, end);
-  if (cwd == NULL) return;
+       *input_pipe = field(&cursor, end), *command = field(&cursor, end),
+       *cwd = field(&cursor, end);
+  if (cwd == NULL) return 0;
   run_t *r = calloc(1, sizeof *r);
   if (r == NULL) exit(70);
+  *job = (spawn_job_t){.r = r, .cwd = cwd, .body = body, .body_length = body_length};
+  job->in[0] = job->in[1] = -1;
   r->id = atol(id);
   r->started = now_ms();
-  r->in_fd = r->out_fd = r->err_fd = -1;
+  r->in_fd = r->out_fd = r->err_fd = r->guard_fd = -1;
   r->grace_ms = *grace ? atof(grace) : DEFAULT_GRACE_MS;
   if (r->grace_ms > max_grace) max_grace = r->grace_ms;
   size_t limit = *max_output ? (size_t)atoll(max_output) : DEFAULT_MAX_OUTPUT;
   r->out.limit = r->err.limit = limit;
+  r->deadline = r->started + atof(timeout);
   r->next = runs;
   runs = r;
   snprintf(r->tag, sizeof r->tag, "%s.%ld", scope, next_tag++);
@@ -463,15 +532,14 @@ static void start_run(char *header, size_t header_length, const char *body, size
   /* Environment: ours, then the run's NAME=VALUE overrides, then the tag. */
   size_t base = 0;
   while (environ[base]) base++;
-  char **extra = NULL;
   size_t extras = 0;
   for (char *pair; (pair = field(&cursor, end)) != NULL;) {
-    extra = xrealloc(extra, (extras + 1) * sizeof *extra);
-    extra[extras++] = pair;
+    job->extra = xrealloc(job->extra, (extras + 1) * sizeof *job->extra);
+    job->extra[extras++] = pair;
   }
-  char tag_entry[200];
-  snprintf(tag_entry, sizeof tag_entry, TAG_VARIABLE "=%s", r->tag);
-  char **envp = xrealloc(NULL, (base + extras + 2) * sizeof *envp);
+  char **extra = job->extra;
+  snprintf(r->tag_entry, sizeof r->tag_entry, TAG_VARIABLE "=%s", r->tag);
+  char **envp = job->envp = xrealloc(NULL, (base + extras + 2) * sizeof *envp);
   size_t k = 0;
   for (size_t i = 0; i < base; i++) {
     const char *eq = strchr(environ[i], '=');
@@ -482,100 +550,185 @@ static void start_run(char *header, size_t header_length, const char *body, size
     if (!overridden) envp[k++] = environ[i];
   }
   for (size_t j = 0; j < extras; j++) envp[k++] = extra[j];
-  envp[k++] = tag_entry;
+  envp[k++] = r->tag_entry;
   envp[k] = NULL;
 
-  /* A large payload arrives as a file: the hook reads it as stdin, no pipe, no copy here. */
-  int in[2] = {-1, -1}, out[2], err[2];
+  char message[1200];
+  int *in = job->in;
   if (*input_file) {
+    /* A large payload as a file (the Node runner's way): the hook reads it as stdin. */
     in[0] = open(input_file, O_RDONLY | O_CLOEXEC);
     if (in[0] < 0) {
-      char message[1200];
       snprintf(message, sizeof message, "could not open the stdin payload file: %s", strerror(errno));
-      r->settled = 1;
-      send_result(r, "spawn-error", message);
-      free(envp);
-      free(extra);
-      free_run(r);
-      return;
+      job_fail(job, message);
+      return 0;
     }
     unlink(input_file);
+  } else if (*input_pipe) {
+    /*
+     * A large payload through a FIFO the parent writes into directly: the bytes cross one pipe,
+     * as from a shell, and the hook reads while the parent writes. The FIFO's read end becomes
+     * the hook's stdin; until the parent has opened the write end (it says "opened"), this
+     * process holds one (guard_fd), so a hook reading early waits instead of seeing end-of-file.
+     */
+    if (mkfifo(input_pipe, 0600) != 0 ||
+        (in[0] = open(input_pipe, O_RDONLY | O_NONBLOCK | O_CLOEXEC)) < 0 ||
+        (r->guard_fd = open(input_pipe, O_WRONLY | O_NONBLOCK | O_CLOEXEC)) < 0) {
+      snprintf(message, sizeof message, "could not create the stdin pipe %s: %s", input_pipe,
+               strerror(errno));
+      if (in[0] >= 0) close(in[0]);
+      unlink(input_pipe);
+      job_fail(job, message);
+      return 0;
+    }
+    fcntl(in[0], F_SETFL, fcntl(in[0], F_GETFL) & ~O_NONBLOCK); /* the hook's stdin blocks */
+#ifdef F_SETPIPE_SZ
+    fcntl(in[0], F_SETPIPE_SZ, 1024 * 1024); /* fewer wake-ups for the writer; best effort */
+#endif
   } else if (pipe2(in, O_CLOEXEC)) {
-    spawn_error(r, errno, cwd);
-    free(envp);
-    free(extra);
-    free_run(r);
-    return;
+    snprintf(message, sizeof message, "could not start /bin/sh: %s", strerror(errno));
+    job_fail(job, message);
+    return 0;
   }
-  if (pipe2(out, O_CLOEXEC) || pipe2(err, O_CLOEXEC)) {
-    int error = errno;
+  if (pipe2(job->out, O_CLOEXEC) || pipe2(job->err, O_CLOEXEC)) {
+    snprintf(message, sizeof message, "could not start /bin/sh: %s", strerror(errno));
+    if (job->out[0] > 0) { close(job->out[0]); close(job->out[1]); }
     close(in[0]);
     if (in[1] >= 0) close(in[1]);
-    spawn_error(r, error, cwd);
-    free(envp);
-    free(extra);
-    free_run(r);
-    return;
+    job_fail(job, message);
+    return 0;
   }
-  posix_spawn_file_actions_t actions;
-  posix_spawn_file_actions_init(&actions);
-  posix_spawn_file_actions_adddup2(&actions, in[0], 0);
-  posix_spawn_file_actions_adddup2(&actions, out[1], 1);
-  posix_spawn_file_actions_adddup2(&actions, err[1], 2);
-  posix_spawn_file_actions_addchdir_np(&actions, cwd);
-  posix_spawnattr_t attributes;
-  posix_spawnattr_init(&attributes);
+  posix_spawn_file_actions_init(&job->actions);
+  posix_spawn_file_actions_adddup2(&job->actions, in[0], 0);
+  posix_spawn_file_actions_adddup2(&job->actions, job->out[1], 1);
+  posix_spawn_file_actions_adddup2(&job->actions, job->err[1], 2);
+  posix_spawn_file_actions_addchdir_np(&job->actions, cwd);
+  posix_spawnattr_init(&job->attributes);
   sigset_t none, all;
   sigemptyset(&none);
   sigfillset(&all);
   sigdelset(&all, SIGKILL);
   sigdelset(&all, SIGSTOP);
-  posix_spawnattr_setsigmask(&attributes, &none);
-  posix_spawnattr_setsigdefault(&attributes, &all);
+  posix_spawnattr_setsigmask(&job->attributes, &none);
+  posix_spawnattr_setsigdefault(&job->attributes, &all);
   /* Its own session (so its own process group), as Node's `detached: true` gives the Node helper. */
 #ifdef POSIX_SPAWN_SETSID
   short group_flag = POSIX_SPAWN_SETSID;
 #else
   short group_flag = POSIX_SPAWN_SETPGROUP;
-  posix_spawnattr_setpgroup(&attributes, 0);
+  posix_spawnattr_setpgroup(&job->attributes, 0);
 #endif
-  posix_spawnattr_setflags(&attributes,
+  posix_spawnattr_setflags(&job->attributes,
                            group_flag | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
-  char *argv[] = {"/bin/sh", "-c", command, NULL};
-  int failed = posix_spawn(&r->pid, "/bin/sh", &actions, &attributes, argv, envp);
-  posix_spawn_file_actions_destroy(&actions);
-  posix_spawnattr_destroy(&attributes);
-  free(envp);
-  free(extra);
-  close(in[0]);
-  close(out[1]);
-  close(err[1]);
-  if (failed) {
-    if (in[1] >= 0) close(in[1]);
-    close(out[0]);
-    close(err[0]);
-    spawn_error(r, failed, cwd);
+  job->argv[0] = "/bin/sh";
+  job->argv[1] = "-c";
+  job->argv[2] = command;
+  job->argv[3] = NULL;
+  return 1;
+}
+
+/* The only step that may run on the spawning thread: it writes job->r->pid and job->failed. */
+static void spawn_job(spawn_job_t *job) {
+  job->failed =
+      posix_spawn(&job->r->pid, "/bin/sh", &job->actions, &job->attributes, job->argv, job->envp);
+}
+
+static void finish_run(spawn_job_t *job) {
+  run_t *r = job->r;
+  posix_spawn_file_actions_destroy(&job->actions);
+  posix_spawnattr_destroy(&job->attributes);
+  free(job->envp);
+  free(job->extra);
+  close(job->in[0]);
+  close(job->out[1]);
+  close(job->err[1]);
+  if (job->failed) {
+    if (job->in[1] >= 0) close(job->in[1]);
+    close(job->out[0]);
+    close(job->err[0]);
+    spawn_error(r, job->failed, job->cwd);
     free_run(r);
     return;
   }
-  r->in_fd = in[1];
-  r->out_fd = out[0];
-  r->err_fd = err[0];
+  r->in_fd = job->in[1];
+  r->out_fd = job->out[0];
+  r->err_fd = job->err[0];
   if (r->in_fd >= 0) fcntl(r->in_fd, F_SETFL, O_NONBLOCK);
   if (r->in_fd < 0) {
-    /* stdin is the payload file */
-  } else if (body_length > 0) {
-    r->input = xrealloc(NULL, body_length);
-    memcpy(r->input, body, body_length);
-    r->input_length = body_length;
+    /* stdin is the payload file or the parent's FIFO */
+  } else if (job->body_length > 0) {
+    r->input = xrealloc(NULL, job->body_length);
+    memcpy(r->input, job->body, job->body_length);
+    r->input_length = job->body_length;
   } else {
     close_fd(&r->in_fd);
   }
-  r->deadline = r->started + atof(timeout);
   char started[96];
   int n = snprintf(started, sizeof started, "{\"type\":\"started\",\"id\":%ld,\"processId\":%d}",
                    r->id, r->pid);
   send_frame(started, (size_t)n, NULL, NULL);
+}
+
+/* ---- the second spawning thread --------------------------------------------------------- */
+
+#define MAX_BATCH 64
+static spawn_job_t batch[MAX_BATCH];
+static size_t batch_count;
+static spawn_job_t *worker_jobs;
+static size_t worker_count;
+static sem_t worker_go, worker_done;
+static int worker_state; /* 0: not started, 1: running, -1: could not start (spawn alone) */
+
+static void wait_semaphore(sem_t *semaphore) {
+  while (sem_wait(semaphore) != 0 && errno == EINTR) {}
+}
+
+static void *worker_main(void *unused) {
+  (void)unused;
+  for (;;) {
+    wait_semaphore(&worker_go);
+    for (size_t i = 0; i < worker_count; i++) spawn_job(&worker_jobs[i]);
+    sem_post(&worker_done);
+  }
+  return NULL;
+}
+
+static int worker_ready(void) {
+  if (worker_state != 0) return worker_state > 0;
+  worker_state = -1;
+  if (sem_init(&worker_go, 0, 0) != 0 || sem_init(&worker_done, 0, 0) != 0) return 0;
+  /* Signals stay with the main thread: the worker starts with all of them blocked. */
+  sigset_t all, previous;
+  sigfillset(&all);
+  pthread_sigmask(SIG_BLOCK, &all, &previous);
+  pthread_t thread;
+  int failed = pthread_create(&thread, NULL, worker_main, NULL);
+  pthread_sigmask(SIG_SETMASK, &previous, NULL);
+  if (failed) return 0;
+  pthread_detach(thread);
+  worker_state = 1;
+  return 1;
+}
+
+/* Spawns the prepared batch, the second half on the worker while this thread spawns the first. */
+static void flush_batch(void) {
+  if (batch_count == 0) return;
+  size_t mine = batch_count;
+  if (batch_count >= 2 && worker_ready()) {
+    mine = (batch_count + 1) / 2;
+    worker_jobs = batch + mine;
+    worker_count = batch_count - mine;
+    sem_post(&worker_go);
+  }
+  for (size_t i = 0; i < mine; i++) spawn_job(&batch[i]);
+  if (mine < batch_count) wait_semaphore(&worker_done);
+  for (size_t i = 0; i < batch_count; i++) finish_run(&batch[i]);
+  batch_count = 0;
+}
+
+static void start_run(char *header, size_t header_length, const char *body, size_t body_length) {
+  if (prepare_run(&batch[batch_count], header, header_length, body, body_length)) batch_count++;
+  if (batch_count == MAX_BATCH) flush_batch();
 }
 
 static run_t *run_by_id(long id) {
@@ -587,9 +740,15 @@ static run_t *run_by_id(long id) {
 static void on_frame(char *header, size_t header_length, const char *body, size_t body_length) {
   if (header_length >= 4 && memcmp(header, "run", 4) == 0) {
     start_run(header, header_length, body, body_length);
-  } else if (header_length >= 7 && memcmp(header, "cancel", 7) == 0) {
+    return;
+  }
+  flush_batch(); /* requests take effect in order */
+  if (header_length >= 7 && memcmp(header, "cancel", 7) == 0) {
     run_t *r = run_by_id(atol(header + 7));
     if (r && !r->settled) settle(r, r->leader_exited ? "exited" : "aborted");
+  } else if (header_length >= 7 && memcmp(header, "opened", 7) == 0) {
+    run_t *r = run_by_id(atol(header + 7));
+    if (r) close_fd(&r->guard_fd);
   }
 }
 
@@ -624,6 +783,7 @@ static void read_requests(void) {
     on_frame(header, header_length, header + header_length, body_length);
     at += frame;
   }
+  flush_batch(); /* before the buffer moves: the batch points into it */
   memmove(in_buffer, in_buffer + at, in_length - at);
   in_length -= at;
 }
@@ -682,6 +842,7 @@ static void on_stop(int signo) {
 /* At exit: everything tagged with our scope, and everything below us (as a subreaper, orphans of
  * hooks that cleared their environment are our children too). */
 static void kill_scope_and_exit(void) {
+  flush_replies();
   char prefix[200];
   snprintf(prefix, sizeof prefix, "%s.", scope);
   pid_t *found;
@@ -768,6 +929,7 @@ int main(int argc, char **argv) {
       }
     }
     int timeout = wake <= t ? 0 : (int)(wake - t) + 1;
+    flush_replies();
     int ready = poll(fds, count, timeout);
     if (ready < 0 && errno != EINTR) return 72;
     for (size_t i = 0; ready > 0 && i < count; i++) {

@@ -28,7 +28,9 @@ if (spawnSync(compiler, ['--version'], { stdio: 'ignore' }).status !== 0) {
 }
 mkdirSync(dirname(output), { recursive: true });
 const partial = `${output}.partial`;
-const build = spawnSync(compiler, ['-O2', '-Wall', '-o', partial, source], { encoding: 'utf8' });
+const build = spawnSync(compiler, ['-O2', '-Wall', '-pthread', '-o', partial, source], {
+  encoding: 'utf8',
+});
 if (build.status !== 0) {
   give(`${compiler} failed, the Node spawn helper is used:\n${build.stderr.trim()}`);
 }

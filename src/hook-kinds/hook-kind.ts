@@ -60,6 +60,12 @@ export interface HookRunRequest {
   readonly registeredAs: RegisteredEventName;
   /** The payload, serialised once per group (the same text for every hook of a parallel group). */
   readonly input: string;
+  /**
+   * The same payload as UTF-8 bytes, encoded once per group (one Buffer for every hook of a
+   * parallel group): what a kind writing to a process's stdin sends, so a 10 MB payload is not
+   * encoded again per hook. Absent: encode `input`.
+   */
+  readonly inputBytes?: Uint8Array;
   /** The project directory (hooks run there). */
   readonly projectDir: string;
   /** `HOOKWIRE_PROJECT_DIR`, `HOOKWIRE_SESSION_ID` and the Claude Code / Gemini CLI equivalents. */

@@ -131,10 +131,12 @@ describe('quoteStart', () => {
 });
 
 describe('encodeHookPayload', () => {
-  it('serialises a payload within the limits', () => {
-    expect(encodeHookPayload({ tool_input: { command: 'ls' } })).toEqual({
+  it('serialises a payload within the limits, as text and as the UTF-8 bytes stdin gets', () => {
+    const text = '{"tool_input":{"command":"ls ✓"}}';
+    expect(encodeHookPayload({ tool_input: { command: 'ls ✓' } })).toEqual({
       ok: true,
-      text: '{"tool_input":{"command":"ls"}}',
+      text,
+      bytes: Buffer.from(text, 'utf8'),
     });
   });
 

@@ -101,9 +101,13 @@ export function guardStdoutProblem(stdout: string): string | undefined {
   return `printed something other than one JSON object: ${printed}`;
 }
 
-/** The outcome of `encodeHookPayload`: the JSON text for stdin, or why it cannot be sent. */
+/**
+ * The outcome of `encodeHookPayload`: the JSON text and its UTF-8 bytes (what stdin gets, encoded
+ * once for every hook that receives it), or why it cannot be sent.
+ */
 export type HookPayloadEncoding =
-  { readonly ok: true; readonly text: string } | { readonly ok: false; readonly problem: string };
+  | { readonly ok: true; readonly text: string; readonly bytes: Buffer }
+  | { readonly ok: false; readonly problem: string };
 
 /**
  * Serialises a hook's payload for its stdin within `HOOK_JSON_LIMITS`: deeper nesting than
@@ -118,11 +122,11 @@ export function encodeHookPayload(payload: unknown): HookPayloadEncoding {
       problem: `its payload nests deeper than the limit of ${HOOK_JSON_LIMITS.maxDepth} levels, so it was not sent`,
     };
   const text = JSON.stringify(payload);
-  const bytes = Buffer.byteLength(text, 'utf8');
-  if (bytes > HOOK_JSON_LIMITS.maxPayloadBytes)
+  const bytes = Buffer.from(text, 'utf8');
+  if (bytes.length > HOOK_JSON_LIMITS.maxPayloadBytes)
     return {
       ok: false,
-      problem: `its payload is ${bytes} bytes of JSON, more than the limit of ${HOOK_JSON_LIMITS.maxPayloadBytes / (1024 * 1024)} MiB, so it was not sent`,
+      problem: `its payload is ${bytes.length} bytes of JSON, more than the limit of ${HOOK_JSON_LIMITS.maxPayloadBytes / (1024 * 1024)} MiB, so it was not sent`,
     };
-  return { ok: true, text };
+  return { ok: true, text, bytes };
 }

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -291,6 +292,73 @@ describe('aggregation in configuration order', () => {
     expect(result.hookSpecificOutput).toEqual({
       toolChoice: { mode: 'required', allowedToolNames: ['glob', 'grep'] },
     });
+  });
+});
+
+describe('parallel groups', () => {
+  // A barrier in an execution log: each hook logs its start, then waits until all ten have
+  // started before it logs its end. Hooks run one (or a few) at a time never pass it.
+  it('the ten hooks of a parallel group all run at once: every start is logged before any end', async () => {
+    const log = join(project.dir, 'execution.log');
+    const barrier = await project.script(
+      'barrier.sh',
+      [
+        'cat >/dev/null',
+        `echo "start $1" >> '${log}'`,
+        'tries=0',
+        `while [ "$(grep -c '^start' '${log}')" -lt 10 ]; do`,
+        '  tries=$((tries + 1)); [ "$tries" -gt 2000 ] && exit 3',
+        '  sleep 0.005',
+        'done',
+        `echo "end $1" >> '${log}'`,
+        `echo '{"decision":"allow"}'`,
+      ].join('\n'),
+    );
+    const hooks = Array.from({ length: 10 }, (_, index) => ({
+      command: `${barrier} ${index}`,
+      timeout: 60,
+    }));
+    const result = await firePreToolUse({ PreToolUse: [group(hooks)] });
+    expect(result.hooks.map((hook) => hook.status)).toEqual(Array(10).fill('ok'));
+    const lines = (await readFile(log, 'utf8')).trim().split('\n');
+    expect(lines.slice(0, 10).map((line) => line.split(' ')[0])).toEqual(Array(10).fill('start'));
+    expect(lines.slice(10).map((line) => line.split(' ')[0])).toEqual(Array(10).fill('end'));
+    expect(new Set(lines.slice(10)).size).toBe(10);
+  });
+
+  it('every hook of a parallel group gets the same large payload, exactly', async () => {
+    // 3 MiB of tool input: above the size at which the runner stops routing stdin through the
+    // spawn helper, so each hook gets its own direct pipe (native helper) or file (Node helper).
+    const text = 'naïve ✓ '.repeat(300_000);
+    const digest = await project.script(
+      'digest.sh',
+      `sum=$(sha256sum | cut -d' ' -f1); echo "{\\"systemMessage\\":\\"$1 $sum\\"}"`,
+    );
+    const hooks = Array.from({ length: 4 }, (_, index) => ({ command: `${digest} ${index}` }));
+    const settings = await project.settings({ PreToolUse: [group(hooks)] });
+    const payload = toolPayload('shell', { command: text });
+    const inputs: (string | Uint8Array)[] = [];
+    const result = await fireCommandHooks(settings, 'PreToolUse', payload, {
+      runner: {
+        run(options) {
+          inputs.push(options.input);
+          return project.runner.run(options);
+        },
+        close: () => project.runner.close(),
+      },
+      projectDir: project.dir,
+    });
+    // Encoded once: every hook is handed the same bytes.
+    expect(inputs).toHaveLength(4);
+    expect(new Set(inputs).size).toBe(1);
+    expect(inputs[0]).toBeInstanceOf(Uint8Array);
+    const sent = Buffer.from(inputs[0] as Uint8Array);
+    expect(sent.length).toBeGreaterThan(3 * 1024 * 1024);
+    const expected = createHash('sha256').update(sent).digest('hex');
+    expect(result.systemMessage?.split('\n')).toEqual(
+      hooks.map((_, index) => `${index} ${expected}`),
+    );
+    expect(JSON.parse(sent.toString('utf8'))).toMatchObject({ tool_input: { command: text } });
   });
 });
 

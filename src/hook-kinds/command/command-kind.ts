@@ -89,7 +89,7 @@ export const commandKind: HookKind<CommandHookConfig> = {
     const result = await request.runner.run({
       command: confineHookCommand(hook, request),
       cwd: request.projectDir,
-      input: request.input,
+      input: request.inputBytes ?? request.input,
       env: request.env,
       timeoutMs: hook.timeoutMs,
       ...(request.killGraceMs === undefined ? {} : { killGraceMs: request.killGraceMs }),

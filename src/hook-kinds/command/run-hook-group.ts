@@ -83,6 +83,7 @@ async function runOne(
         event: group.event,
         registeredAs: group.registeredAs,
         input: input.text,
+        inputBytes: input.bytes, // encoded once for every hook of the group
         projectDir: options.projectDir,
         env,
         runner: options.runner,

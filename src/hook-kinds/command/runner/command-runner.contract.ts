@@ -387,6 +387,41 @@ export function describeCommandRunnerContract(
       });
     });
 
+    it('runs a burst of ten at once: each logs its start before any logs its end', async () => {
+      // A barrier in an execution log: a run waits until all ten have started before it ends.
+      const log = join(directory, 'execution.log');
+      const barrier = [
+        `echo "start $RUN_INDEX" >> ${quote(log)}`,
+        'tries=0',
+        `while [ "$(grep -c '^start' ${quote(log)})" -lt 10 ]; do`,
+        '  tries=$((tries + 1)); [ "$tries" -gt 2000 ] && exit 3',
+        '  sleep 0.005',
+        'done',
+        `echo "end $RUN_INDEX" >> ${quote(log)}`,
+      ].join('\n');
+      const results = await Promise.all(
+        Array.from({ length: 10 }, (_, index) =>
+          runner.run({ ...base(barrier), timeoutMs: 60_000, env: { RUN_INDEX: String(index) } }),
+        ),
+      );
+      expect(results.map((result) => result.exitCode)).toEqual(Array(10).fill(0));
+      const lines = (await readFile(log, 'utf8')).trim().split('\n');
+      expect(lines.slice(0, 10).map((line) => line.split(' ')[0])).toEqual(Array(10).fill('start'));
+      expect(lines.slice(10).sort()).toEqual(
+        Array.from({ length: 10 }, (_, index) => `end ${index}`).sort(),
+      );
+    });
+
+    it('delivers large payloads given at once each to its own run, exactly', async () => {
+      const payloads = Array.from({ length: 3 }, () => randomBytes(2 * 1024 * 1024 + 17));
+      const results = await Promise.all(
+        payloads.map((payload) => runner.run({ ...base('sha256sum'), input: payload })),
+      );
+      expect(results.map((result) => result.stdout.split(' ')[0])).toEqual(
+        payloads.map((payload) => createHash('sha256').update(payload).digest('hex')),
+      );
+    });
+
     it('rejects invalid options with an error naming the option', async () => {
       await expect(runner.run({ ...base('true'), timeoutMs: 0 })).rejects.toThrow(
         /timeoutMs must be a positive number/,

@@ -6,8 +6,8 @@
  * so neither side JSON-escapes or decodes hook output twice and the helper never turns hook
  * output into heap strings. Reply headers are UTF-8 JSON. Request headers are UTF-8 fields
  * each ended by a NUL byte, which a C helper reads without a JSON parser:
- * `run ID TIMEOUT_MS KILL_GRACE_MS MAX_OUTPUT_BYTES INPUT_FILE COMMAND CWD NAME=VALUE…` (an empty field: the
- * default) and `cancel ID`. The strings of a request therefore must not contain NUL bytes
+ * `run ID TIMEOUT_MS KILL_GRACE_MS MAX_OUTPUT_BYTES INPUT_FILE INPUT_PIPE COMMAND CWD NAME=VALUE…`
+ * (an empty field: the default, or none), `cancel ID` and `opened ID`. The strings of a request therefore must not contain NUL bytes
  * (`requestHasNul`), which no process could receive anyway.
  */
 
@@ -28,6 +28,13 @@ export interface RunRequest {
    * and gives it to the hook as stdin, so a large payload is written once and crosses no pipe.
    */
   readonly inputFile?: string;
+  /**
+   * Native helper only. A path where the helper creates a FIFO whose read end becomes the hook's
+   * stdin (then the body is empty); after the `started` reply the parent opens the write end,
+   * says `opened`, and writes the payload straight into it: one pipe crossed, the hook reading
+   * while the parent writes, as when a shell pipes bytes into a program.
+   */
+  readonly inputPipe?: string;
 }
 
 /** Parent → helper: abort a run (its outcome settles as `aborted`). No body. */
@@ -36,7 +43,16 @@ export interface CancelRequest {
   readonly id: number;
 }
 
-export type HelperRequest = RunRequest | CancelRequest;
+/**
+ * Parent → helper: the parent holds the write end of the run's `inputPipe`, so the helper drops
+ * the one it held to keep the hook from reading end-of-file too early. No body.
+ */
+export interface OpenedRequest {
+  readonly type: 'opened';
+  readonly id: number;
+}
+
+export type HelperRequest = RunRequest | CancelRequest | OpenedRequest;
 
 /** Helper → parent: the run's process group exists (so the parent can kill it if the helper dies). */
 export interface StartedReply {
@@ -68,6 +84,7 @@ const emptyBody: readonly Buffer[] = [];
 export function requestHasNul(request: RunRequest): boolean {
   if (request.command.includes('\0') || request.cwd.includes('\0')) return true;
   if (request.inputFile?.includes('\0') === true) return true;
+  if (request.inputPipe?.includes('\0') === true) return true;
   for (const [name, value] of Object.entries(request.env ?? {})) {
     if (name.includes('\0') || value.includes('\0')) return true;
   }
@@ -75,7 +92,7 @@ export function requestHasNul(request: RunRequest): boolean {
 }
 
 function requestHeader(request: HelperRequest): string {
-  if (request.type === 'cancel') return `cancel\0${String(request.id)}\0`;
+  if (request.type !== 'run') return `${request.type}\0${String(request.id)}\0`;
   const fields = [
     'run',
     String(request.id),
@@ -83,6 +100,7 @@ function requestHeader(request: HelperRequest): string {
     request.killGraceMs === undefined ? '' : String(request.killGraceMs),
     request.maxOutputBytes === undefined ? '' : String(request.maxOutputBytes),
     request.inputFile ?? '',
+    request.inputPipe ?? '',
     request.command,
     request.cwd,
   ];
@@ -97,10 +115,10 @@ export function decodeRequest(header: Buffer): HelperRequest | undefined {
     text === undefined || text === '' ? undefined : Number(text);
   const id = number(fields[1]);
   if (id === undefined) return undefined;
-  if (fields[0] === 'cancel') return { type: 'cancel', id };
-  if (fields[0] !== 'run' || fields.length < 8) return undefined;
+  if (fields[0] === 'cancel' || fields[0] === 'opened') return { type: fields[0], id };
+  if (fields[0] !== 'run' || fields.length < 9) return undefined;
   const env: Record<string, string> = {};
-  for (const pair of fields.slice(8)) {
+  for (const pair of fields.slice(9)) {
     const at = pair.indexOf('=');
     env[pair.slice(0, at)] = pair.slice(at + 1);
   }
@@ -110,10 +128,11 @@ export function decodeRequest(header: Buffer): HelperRequest | undefined {
     type: 'run',
     id,
     timeoutMs: number(fields[2]) ?? 0,
-    command: fields[6] ?? '',
-    cwd: fields[7] ?? '',
+    command: fields[7] ?? '',
+    cwd: fields[8] ?? '',
     ...(fields[5] === undefined || fields[5] === '' ? {} : { inputFile: fields[5] }),
-    ...(fields.length > 8 ? { env } : {}),
+    ...(fields[6] === undefined || fields[6] === '' ? {} : { inputPipe: fields[6] }),
+    ...(fields.length > 9 ? { env } : {}),
     ...(killGraceMs === undefined ? {} : { killGraceMs }),
     ...(maxOutputBytes === undefined ? {} : { maxOutputBytes }),
   };
@@ -125,7 +144,7 @@ export function encodeFrame(
   body: readonly Buffer[] = emptyBody,
 ): Buffer[] {
   const headerText =
-    header.type === 'run' || header.type === 'cancel'
+    header.type === 'run' || header.type === 'cancel' || header.type === 'opened'
       ? requestHeader(header)
       : JSON.stringify(header);
   const headerLength = Buffer.byteLength(headerText);

@@ -1,5 +1,5 @@
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, readlink, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -25,6 +25,20 @@ if (nativeHelperAvailable()) {
   describeCommandRunnerContract('helper runner (native helper)', () =>
     createHelperRunner({ helper: 'native' }),
   );
+}
+
+/** This process's file descriptors that lead to a payload file or pipe of a runner. */
+async function openPayloadDescriptors(): Promise<string[]> {
+  const targets: string[] = [];
+  for (const fd of await readdir('/proc/self/fd')) {
+    try {
+      const target = await readlink(`/proc/self/fd/${fd}`);
+      if (target.includes('hookwire-input-')) targets.push(target);
+    } catch {
+      // closed while we listed them (readdir's own descriptor)
+    }
+  }
+  return targets;
 }
 
 describe('native spawn helper build', () => {
@@ -59,6 +73,39 @@ describe('helper runner', () => {
     );
     expect(runner.helperProcessId).toBe(first);
   });
+
+  for (const helper of ['native', 'node'] as const) {
+    it.runIf(helper === 'node' || nativeHelperAvailable())(
+      `${helper} helper: stops delivering a large payload to a hook that never reads it once the run settles`,
+      async () => {
+        const other = createHelperRunner({ helper });
+        try {
+          // 10 MiB into a hook that holds its stdin open and never reads: the delivery stalls
+          // on a full pipe until the deadline settles the run, then nothing of it stays open.
+          const result = await other.run({
+            command: 'sleep 30',
+            cwd: directory,
+            input: Buffer.alloc(10 * 1024 * 1024, 'x'),
+            timeoutMs: 300,
+            killGraceMs: 100,
+          });
+          expect(result.termination).toBe('timeout');
+          const open = await openPayloadDescriptors();
+          expect(open).toEqual([]);
+          // The runner goes on as before.
+          const next = await other.run({
+            command: 'wc -c',
+            cwd: directory,
+            input: Buffer.alloc(3 * 1024 * 1024, 'y'),
+            timeoutMs: 10_000,
+          });
+          expect(next.stdout.trim()).toBe(String(3 * 1024 * 1024));
+        } finally {
+          await other.close();
+        }
+      },
+    );
+  }
 
   it('starts no helper until the first run with start: lazy', async () => {
     const lazy = createHelperRunner({ start: 'lazy' });

@@ -1,5 +1,6 @@
 import { spawn, type ChildProcessByStdio } from 'node:child_process';
-import { accessSync, constants, mkdtempSync, rmSync, writeFile } from 'node:fs';
+import { accessSync, constants, mkdtempSync, openSync, rmSync, writeFile } from 'node:fs';
+import { Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import type { Readable, Writable } from 'node:stream';
 import { extname, join } from 'node:path';
@@ -76,8 +77,11 @@ export interface HelperCommandRunner extends CommandRunner {
 type HelperProcess = ChildProcessByStdio<Writable, Readable, null>;
 
 /**
- * Payloads of at least this many bytes (1 MiB) go to the hook through a file instead of two
- * pipes: written once by this process, opened, unlinked and handed over as stdin by the helper.
+ * Payloads of at least this many bytes (1 MiB) do not travel through the helper (two pipes and a
+ * copy in between). With the native helper this process writes them straight into the hook's
+ * stdin, a FIFO the helper created (`RunRequest.inputPipe`), while the hook reads; with the Node
+ * helper they are written once to a private file that the helper opens, unlinks and hands over
+ * as stdin (`RunRequest.inputFile`).
  */
 export const LARGE_INPUT_BYTES = 1024 * 1024;
 const emptyInput = Buffer.alloc(0);
@@ -116,6 +120,10 @@ interface PendingRun {
   processId: number | undefined;
   /** Sent again to a restarted helper already (a run is resent at most once). */
   resent: boolean;
+  /** The payload to write into the run's `inputPipe` once the helper reports it started. */
+  readonly pipeInput: Buffer | undefined;
+  /** The write end of the run's `inputPipe` while the payload is being written. */
+  inputStream: Socket | undefined;
 }
 
 // Same extension as this module: `.ts` when running from sources, `.js` from dist/.
@@ -236,12 +244,48 @@ export function createHelperRunner(options: HelperRunnerOptions = {}): HelperCom
     return child;
   }
 
+  // Frames sent in one tick leave in one write: the runs of a parallel group reach the helper
+  // together, so it spawns them as one batch (from two threads, in the native helper).
+  let corked: HelperProcess | undefined;
+  function flushFrames(): void {
+    corked?.stdin.uncork();
+    corked = undefined;
+  }
+
   function send(frame: HelperRequest, body?: readonly Buffer[]): void {
     helper ??= startHelper();
     const stdin = helper.stdin;
-    stdin.cork();
+    if (corked !== helper) {
+      flushFrames();
+      corked = helper;
+      stdin.cork();
+      process.nextTick(flushFrames);
+    }
     for (const part of encodeFrame(frame, body)) stdin.write(part);
-    stdin.uncork();
+  }
+
+  /**
+   * Writes a run's payload into the FIFO the helper made its stdin: opened without blocking
+   * (the hook holds the read end; ENXIO means it already exited and wants nothing), then written
+   * by the event loop as the hook reads, and closed when written. A hook that stops reading
+   * (exit, deadline, kill) breaks the pipe, which ends the write; the run's settling ends it too.
+   */
+  function writeInputPipe(id: number, run: PendingRun, path: string, data: Buffer): void {
+    let fd: number | undefined;
+    try {
+      fd = openSync(path, constants.O_WRONLY | constants.O_NONBLOCK);
+    } catch {
+      // ENXIO: no reader left, the hook exited without reading its stdin.
+    }
+    rmSync(path, { force: true });
+    send({ type: 'opened', id });
+    if (fd === undefined) return;
+    const stream = new Socket({ fd, readable: false, writable: true });
+    run.inputStream = stream;
+    stream.on('error', () => undefined); // EPIPE: a hook may ignore its stdin
+    stream.write(data, () => {
+      stream.destroy();
+    });
   }
 
   function settle(id: number, result: CommandResult): void {
@@ -249,8 +293,10 @@ export function createHelperRunner(options: HelperRunnerOptions = {}): HelperCom
     if (run === undefined) return;
     pending.delete(id);
     run.signal?.removeEventListener('abort', run.onAbort);
-    // Opened and unlinked by the helper; still there only if the helper died first.
-    if (run.request.inputFile !== undefined) rmSync(run.request.inputFile, { force: true });
+    run.inputStream?.destroy();
+    // Opened and unlinked by the helper (a file) or by us (a pipe); left only if the helper died.
+    const inputPath = run.request.inputFile ?? run.request.inputPipe;
+    if (inputPath !== undefined) rmSync(inputPath, { force: true });
     if (pending.size === 0 && helper !== undefined) setReferenced(helper, false);
     run.resolve(result);
   }
@@ -258,7 +304,11 @@ export function createHelperRunner(options: HelperRunnerOptions = {}): HelperCom
   function onReply(reply: HelperReply, body: Buffer): void {
     if (reply.type === 'started') {
       const run = pending.get(reply.id);
-      if (run !== undefined) run.processId = reply.processId;
+      if (run === undefined) return;
+      run.processId = reply.processId;
+      if (run.pipeInput !== undefined && run.request.inputPipe !== undefined) {
+        writeInputPipe(reply.id, run, run.request.inputPipe, run.pipeInput);
+      }
     } else {
       settle(reply.id, decodeResult(reply, body));
     }
@@ -281,6 +331,8 @@ export function createHelperRunner(options: HelperRunnerOptions = {}): HelperCom
     }
     for (const run of resend) {
       run.resent = true;
+      // The dead helper may have created the FIFO already.
+      if (run.request.inputPipe !== undefined) rmSync(run.request.inputPipe, { force: true });
       send(run.request, [run.input]); // starts the successor, referenced while runs are pending
     }
   }
@@ -341,7 +393,11 @@ export function createHelperRunner(options: HelperRunnerOptions = {}): HelperCom
               runOptions.input.byteOffset,
               runOptions.input.byteLength,
             );
-      const dispatch = (sent: RunRequest, body: Buffer): Promise<CommandResult> => {
+      const dispatch = (
+        sent: RunRequest,
+        body: Buffer,
+        pipeInput?: Buffer,
+      ): Promise<CommandResult> => {
         if (signal?.aborted === true) {
           return Promise.resolve(resultWithoutProcess(started, 'aborted'));
         }
@@ -358,6 +414,8 @@ export function createHelperRunner(options: HelperRunnerOptions = {}): HelperCom
             onAbort,
             processId: undefined,
             resent: false,
+            pipeInput,
+            inputStream: undefined,
           });
           signal?.addEventListener('abort', onAbort, { once: true });
           send(sent, [body]);
@@ -365,8 +423,16 @@ export function createHelperRunner(options: HelperRunnerOptions = {}): HelperCom
         });
       };
       if (input.length < LARGE_INPUT_BYTES) return dispatch(request, input);
-      // A large payload is written once, to a private file the helper gives the hook as stdin.
+      // A large payload is written once: into the hook's stdin pipe (native helper) or to a
+      // private file the helper gives the hook as stdin (Node helper).
       inputDirectory ??= mkdtempSync(join(payloadParent(), 'hookwire-input-'));
+      if (helperKind === 'native') {
+        return dispatch(
+          { ...request, inputPipe: join(inputDirectory, String(id)) },
+          emptyInput,
+          input,
+        );
+      }
       const inputFile = join(inputDirectory, String(id));
       return writeWhole(inputFile, input).then(
         () => dispatch({ ...request, inputFile }, emptyInput),

@@ -52,7 +52,12 @@ function openInput(path: string): number | string {
 
 function startRun(request: HelperRequest & { type: 'run' }, input: Buffer): void {
   graceMs = Math.max(graceMs, request.killGraceMs ?? DEFAULT_KILL_GRACE_MS);
-  const inputFd = request.inputFile === undefined ? undefined : openInput(request.inputFile);
+  const inputFd =
+    request.inputPipe !== undefined
+      ? 'the Node spawn helper takes large payloads as a file (inputFile), not through inputPipe'
+      : request.inputFile === undefined
+        ? undefined
+        : openInput(request.inputFile);
   if (typeof inputFd === 'string') {
     send(
       {
@@ -133,7 +138,7 @@ function shutDown(): void {
 const decoder = new FrameDecoder((header, body) => {
   const request = decodeRequest(header);
   if (request?.type === 'run') startRun(request, body);
-  else if (request !== undefined) active.get(request.id)?.abort();
+  else if (request?.type === 'cancel') active.get(request.id)?.abort();
 });
 
 process.stdin.on('data', (chunk: Buffer) => {
