@@ -159,7 +159,18 @@ describe('the public surface', () => {
     expect(Object.keys(otel).sort()).toEqual(['OTEL_SCOPE_NAME', 'otelTracer']);
   });
 
-  it('the package.json exports map points at the six entries', () => {
+  it('hookwire/testing/contract exports exactly these runtime names', async () => {
+    const contract = await import('../src/testing-contract.ts');
+    expect(Object.keys(contract).sort()).toEqual([
+      'CONTRACT_TOOL_CALL',
+      'CONTRACT_TOOL_RESULT',
+      'ContractLog',
+      'describeAgentHookContract',
+      'scriptedHook',
+    ]);
+  });
+
+  it('the package.json exports map points at the seven entries', () => {
     const manifest = JSON.parse(
       readFileSync(resolve(import.meta.dirname, '../package.json'), 'utf8'),
     ) as {
@@ -168,6 +179,7 @@ describe('the public surface', () => {
     expect(Object.keys(manifest.exports)).toEqual([
       '.',
       './testing',
+      './testing/contract',
       './providers',
       './ai-sdk',
       './claude-agent-sdk',

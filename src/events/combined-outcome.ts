@@ -23,7 +23,7 @@ export interface CombinedOutcome {
    * PreToolUse / PermissionRequest: the arguments after every rewrite (`tool_input`,
    * `updatedInput`, `decision.updatedInput`), applied in configuration order.
    */
-  readonly toolInput?: unknown;
+  readonly args?: unknown;
   /** BeforeModel: the hooks' `llm_request` overrides combined (later hook wins per field). */
   readonly llmRequest?: HookLLMRequestOverride;
   /** BeforeModel (synthetic response) / AfterModel (replacement): the last hook's `llm_response`. */

@@ -29,7 +29,9 @@ export interface CompletionCallEvent {
   readonly prompt: Message;
   /** History preceding the prompt. */
   readonly history: readonly Message[];
-  /** One-based model-call index within the run. */
+  /** One-based model-call index within the run (the same number as `HookContext.modelCall`). */
+  readonly modelCall: number;
+  /** @deprecated The same number as `modelCall`; use `modelCall`. */
   readonly turn: number;
   readonly request: ModelRequest;
 }
@@ -177,6 +179,8 @@ export const completionCall: EventDefinition<
       return {
         prompt: lastHumanPrompt(request.contents),
         history: request.contents,
+        modelCall: 1,
+        // eslint-disable-next-line @typescript-eslint/no-deprecated -- the first release's name, still filled in
         turn: 1,
         request,
       };

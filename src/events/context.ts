@@ -27,13 +27,18 @@ export interface HookReport {
 /**
  * Run-scoped context supplied to hooks.
  *
- * `turn` is the one-based model-call index and changes during the run; everything else is fixed
- * for the run. `report` is how a hook (or the command-hook adapter) surfaces a `systemMessage` or
+ * `modelCall` is the one-based model-call index and changes during the run; everything else is
+ * fixed for the run. (A turn is a prompt's turn: the model calls and tool steps one prompt starts.) `report` is how a hook (or the command-hook adapter) surfaces a `systemMessage` or
  * a warning to the user without stopping anything.
  */
 export interface HookContext {
   readonly runId: string;
-  /** One-based model-call index; 0 before the first model call. */
+  /** One-based model-call index within the run; 0 before the first model call. */
+  readonly modelCall: number;
+  /**
+   * @deprecated The same number as `modelCall` (a model-call index, not a prompt's turn), kept
+   * for hooks written against the first release; use `modelCall`.
+   */
   readonly turn: number;
   /** True when the streaming surface drives this run. */
   readonly isStreaming: boolean;

@@ -11,7 +11,9 @@ import { CONTINUE, firstDecision } from './shared.ts';
  * tool-free turn (charged to the run's model-call budget).
  */
 export interface ModelTurnFinishedEvent {
-  /** One-based model-call index within the run (the same number as `HookContext.turn`). */
+  /** One-based model-call index within the run (the same number as `HookContext.modelCall`). */
+  readonly modelCall: number;
+  /** @deprecated The same number as `modelCall`; use `modelCall`. */
   readonly turn: number;
   readonly content: Message;
   readonly usage: Usage | undefined;

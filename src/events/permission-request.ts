@@ -184,8 +184,8 @@ export const permissionRequest: EventDefinition<
     toAction(outcome, _event, reasons) {
       if (outcome.denied) return PermissionRequestAction.deny(reasons.deny());
       if (outcome.allowed === true)
-        return 'toolInput' in outcome
-          ? PermissionRequestAction.allow(outcome.toolInput)
+        return 'args' in outcome
+          ? PermissionRequestAction.allow(outcome.args)
           : PermissionRequestAction.allow();
       return PermissionRequestAction.continue();
     },

@@ -188,7 +188,7 @@ export const toolCall: EventDefinition<
     toAction(outcome, _event, reasons) {
       if (outcome.stopped) return ToolCallAction.stop(reasons.stop());
       if (outcome.denied) return ToolCallAction.skip(reasons.deny());
-      if ('toolInput' in outcome) return ToolCallAction.rewrite(outcome.toolInput);
+      if ('args' in outcome) return ToolCallAction.rewrite(outcome.args);
       return ToolCallAction.run();
     },
     describeAction(action) {

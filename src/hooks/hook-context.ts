@@ -19,14 +19,17 @@ export interface HookContextOptions {
   readonly scratchpad?: Scratchpad;
   /** Receives hook messages and warnings. Default: dropped. */
   readonly report?: (report: HookReport) => void;
-  /** Initial turn. Default: 0 (before the first model call). */
+  /** Initial model-call index. Default: 0 (before the first model call). */
+  readonly modelCall?: number;
+  /** @deprecated The initial model-call index under its first-release name; use `modelCall`. */
   readonly turn?: number;
   /** Receives every hook run recorded through the context. Default: dropped. */
   readonly recordHookRun?: (run: ObservedHookRun) => void;
 }
 
 /**
- * The loop's `HookContext`: fixed run identity plus a turn the loop advances with `setTurn`
+ * The loop's `HookContext`: fixed run identity plus the model-call index the loop advances with
+ * `setModelCall`
  * (hooks only see the read-only `HookContext` view).
  */
 export class RunHookContext implements HookContext {
@@ -38,7 +41,7 @@ export class RunHookContext implements HookContext {
   readonly scratchpad: Scratchpad;
   readonly #report: (report: HookReport) => void;
   readonly #recordHookRun: ((run: ObservedHookRun) => void) | undefined;
-  #turn: number;
+  #modelCall: number;
 
   constructor(options: HookContextOptions = {}) {
     this.runId = options.runId ?? randomUUID();
@@ -53,20 +56,33 @@ export class RunHookContext implements HookContext {
     this.scratchpad = options.scratchpad ?? new Scratchpad();
     this.#report = options.report ?? ignoreReport;
     this.#recordHookRun = options.recordHookRun;
-    this.#turn = options.turn ?? 0;
+    // eslint-disable-next-line @typescript-eslint/no-deprecated -- the first release's name, still filled in
+    this.#modelCall = options.modelCall ?? options.turn ?? 0;
   }
 
-  /** One-based model-call index; 0 before the first model call. */
+  /** One-based model-call index within the run; 0 before the first model call. */
+  get modelCall(): number {
+    return this.#modelCall;
+  }
+
+  /** @deprecated The same number as `modelCall`; use `modelCall`. */
   get turn(): number {
-    return this.#turn;
+    return this.#modelCall;
   }
 
-  /** Advances the run to `turn` (one-based model-call index). */
-  setTurn(turn: number): void {
-    if (!Number.isInteger(turn) || turn < 0) {
-      throw new RangeError(`HookContext turn must be a non-negative integer, got ${String(turn)}`);
+  /** Advances the run to model call `modelCall` (one-based). */
+  setModelCall(modelCall: number): void {
+    if (!Number.isInteger(modelCall) || modelCall < 0) {
+      throw new RangeError(
+        `HookContext modelCall must be a non-negative integer, got ${String(modelCall)}`,
+      );
     }
-    this.#turn = turn;
+    this.#modelCall = modelCall;
+  }
+
+  /** @deprecated Use `setModelCall`. */
+  setTurn(turn: number): void {
+    this.setModelCall(turn);
   }
 
   report(report: HookReport): void {
@@ -82,7 +98,7 @@ function ignoreReport(): void {
   // Reports are dropped unless the run supplies a sink.
 }
 
-/** Creates the context of one run: a generated run id, a fresh scratchpad, turn 0. */
+/** Creates the context of one run: a generated run id, a fresh scratchpad, model call 0. */
 export function createHookContext(options: HookContextOptions = {}): RunHookContext {
   return new RunHookContext(options);
 }

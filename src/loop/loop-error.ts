@@ -1,9 +1,13 @@
 import { HookwireError } from '../content/index.ts';
 
 /**
- * A run could not go on: an unresolved invalid tool call (`invalid_tool_call`), a hook that threw
- * (`hook_failed`), a session used wrongly (`session_busy`, `session_closed`, `session_not_found`).
- * `event` names the hook event concerned, when there is one.
+ * A run or session could not go on. `code` is one of: `invalid_tool_call` (a tool call the model
+ * could not correct within its budget), `session_busy` (a second run while one is active),
+ * `session_closed` (a run on a closed session), `session_not_found` (no transcript to resume),
+ * `session_exists` (a new session over an existing transcript), `session_id_invalid` (an id that
+ * cannot name a transcript file) and `session_locked` (another live process holds the session).
+ * A hook that throws surfaces as `HookError` (`hook_failed`), not as a `LoopError`. `event` names
+ * the hook event concerned, when there is one.
  */
 export class LoopError extends HookwireError {
   readonly event?: string;

@@ -152,7 +152,7 @@ async function modelStep(run: RunState, turn: TurnState): Promise<ModelStepOutco
   run.throwIfCancelled();
   if (!run.budget.take()) return budgetExhausted(run);
   const modelCall = run.budget.used;
-  context.setTurn(modelCall);
+  context.setModelCall(modelCall);
   run.emit({ type: 'step-start', turn: turn.number, modelCall });
   startModelCall(run, modelCall);
 
@@ -169,6 +169,8 @@ async function modelStep(run: RunState, turn: TurnState): Promise<ModelStepOutco
   const beforeCall = await run.fire('completionCall', () => ({
     prompt: promptView(),
     history: historyView(),
+    modelCall,
+    // eslint-disable-next-line @typescript-eslint/no-deprecated -- the first release's name, still filled in
     turn: modelCall,
     request,
   }));
@@ -251,6 +253,8 @@ async function modelStep(run: RunState, turn: TurnState): Promise<ModelStepOutco
   const accepted = response;
   const sent = request;
   const turnFinished = await run.fire('modelTurnFinished', () => ({
+    modelCall,
+    // eslint-disable-next-line @typescript-eslint/no-deprecated -- the first release's name, still filled in
     turn: modelCall,
     content: accepted.content,
     usage: accepted.usage,

@@ -397,7 +397,7 @@ export class RunState {
         this.recordHookRun(observed);
       },
     });
-    context.setTurn(this.context.turn);
+    context.setModelCall(this.context.modelCall);
     return context;
   }
 }

@@ -1,5 +1,5 @@
 import { HookStack } from '../../src/hooks/index.ts';
-import { describeAgentHookContract, scriptedHook } from '../../src/hooks/testing/index.ts';
+import { describeAgentHookContract, scriptedHook } from '../../src/testing-contract.ts';
 
 describeAgentHookContract('plain object answering synchronously', (spec, log) =>
   scriptedHook(spec, log),

@@ -593,9 +593,15 @@ describe('Scratchpad and HookContext', () => {
     const runContext = createHookContext({ isStreaming: true, agentName: 'agent' });
     expect(runContext.isStreaming).toBe(true);
     expect(runContext.agentName).toBe('agent');
-    expect(runContext.turn).toBe(0);
-    runContext.setTurn(3);
+    expect(runContext.modelCall).toBe(0);
+    runContext.setModelCall(3);
+    expect(runContext.modelCall).toBe(3);
+    // The first release's name stays as an alias of the same number.
+    // eslint-disable-next-line @typescript-eslint/no-deprecated -- the first release's name, still filled in
     expect(runContext.turn).toBe(3);
+    // eslint-disable-next-line @typescript-eslint/no-deprecated -- the first release's name, still filled in
+    runContext.setTurn(4);
+    expect(runContext.modelCall).toBe(4);
     expect(runContext.runId).toMatch(/^[0-9a-f-]{36}$/);
     expect(createHookContext().runId).not.toBe(runContext.runId);
   });

@@ -54,6 +54,8 @@ export function modelSelectionEvent(defaultModel: LanguageModel): ModelSelection
 export const completionCallEvent: CompletionCallEvent = {
   prompt,
   history: [],
+  modelCall: 1,
+  // eslint-disable-next-line @typescript-eslint/no-deprecated -- the first release's name, still filled in
   turn: 1,
   request: { model: 'test-model', contents: [prompt] },
 };
@@ -76,6 +78,8 @@ export const modelOutputEvent: ModelOutputEvent = {
 };
 
 export const modelTurnFinishedEvent: ModelTurnFinishedEvent = {
+  modelCall: 1,
+  // eslint-disable-next-line @typescript-eslint/no-deprecated -- the first release's name, still filled in
   turn: 1,
   content: message('ai', [text('answer')]),
   usage: undefined,

@@ -44,6 +44,42 @@ describe.each(SURFACES)('turn lifecycle ($name)', ({ streaming }) => {
     ]);
   });
 
+  it('numbers the model calls of each run (modelCall), the same number on the event and the context', async () => {
+    const seen: string[] = [];
+    const { session } = await start({
+      script: [
+        callTools([{ id: 'c1', name: 'echo', args: { text: 'hi' } }]),
+        say('One.'),
+        say('Two.'),
+      ],
+      hooks: [
+        {
+          name: 'numbers',
+          onCompletionCall(context, event) {
+            // eslint-disable-next-line @typescript-eslint/no-deprecated -- the first release's name, still filled in
+            seen.push(`before ${event.modelCall} ctx ${context.modelCall} alias ${event.turn}`);
+            return { kind: 'continue' };
+          },
+          onModelTurnFinished(context, event) {
+            seen.push(`after ${event.modelCall} ctx ${context.modelCall}`);
+            return { kind: 'continue' };
+          },
+        },
+      ],
+    });
+    await collect(session.run('first', { streaming }));
+    await collect(session.run('second', { streaming }));
+    await session.close('exit');
+    expect(seen).toEqual([
+      'before 1 ctx 1 alias 1',
+      'after 1 ctx 1',
+      'before 2 ctx 2 alias 2',
+      'after 2 ctx 2',
+      'before 1 ctx 1 alias 1',
+      'after 1 ctx 1',
+    ]);
+  });
+
   it('does not fire Stop after a tool step whose provider said stop', async () => {
     const log: string[] = [];
     const { session } = await start({

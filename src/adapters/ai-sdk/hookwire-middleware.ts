@@ -108,6 +108,8 @@ export function hookwireMiddleware(core: HookwireCore): LanguageModelV4Middlewar
       const action = await hooks.onCompletionCall(context, {
         prompt: shown.contents[promptIndex] ?? emptyPrompt,
         history: promptIndex < 0 ? shown.contents : shown.contents.slice(0, promptIndex),
+        modelCall: turn,
+        // eslint-disable-next-line @typescript-eslint/no-deprecated -- the first release's name, still filled in
         turn,
         request: shown,
       });

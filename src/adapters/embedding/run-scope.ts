@@ -54,6 +54,7 @@ export class RunScope {
         report: (report) => {
           core.report(report);
         },
+        // eslint-disable-next-line @typescript-eslint/no-deprecated -- the first release's name, still filled in
         turn: this.modelCalls,
       });
     }
@@ -63,7 +64,7 @@ export class RunScope {
   /** Counts a model call and advances the context's turn. */
   nextModelCall(): number {
     this.modelCalls++;
-    this.#context?.setTurn(this.modelCalls);
+    this.#context?.setModelCall(this.modelCalls);
     return this.modelCalls;
   }
 }

@@ -33,13 +33,13 @@ interface Specific {
 }
 
 /**
- * Combines outcomes given in configuration order. `toolInput` is the input the first hook saw
- * (PreToolUse arguments); rewrites apply over it in order, so a later hook's rewrite wins.
+ * Combines outcomes given in configuration order. `args` are the tool arguments the first hook
+ * saw (PreToolUse's `tool_input`); rewrites apply over it in order, so a later hook's rewrite wins.
  */
 export function combineOutcomes(
   event: HookEventName,
   outcomes: readonly HookRunOutcome[],
-  toolInput?: unknown,
+  args?: unknown,
 ): CombinedOutcome {
   const can = externalSide(event).can;
   const denyReasons: string[] = [];
@@ -52,7 +52,7 @@ export function combineOutcomes(
   let stopped = false;
   let suppressOutput = false;
   let clearContext = false;
-  let args = toolInput;
+  let rewritten = args;
   let rewroteArgs = false;
   let allowed = false;
   let llmResponse: HookLLMResponseOverride | undefined;
@@ -97,13 +97,13 @@ export function combineOutcomes(
     if (specific.additionalContext !== undefined)
       additionalContexts.push(specific.additionalContext);
     if (specific.tool_input !== undefined || specific.updatedInput !== undefined) {
-      args = applyToolInputRewrite(args, specific);
+      rewritten = applyToolInputRewrite(rewritten, specific);
       rewroteArgs = true;
     }
     if (specific.decision?.behavior === 'allow') {
       allowed = true;
       if (specific.decision.updatedInput !== undefined) {
-        args = specific.decision.updatedInput;
+        rewritten = specific.decision.updatedInput;
         rewroteArgs = true;
       }
     }
@@ -125,7 +125,7 @@ export function combineOutcomes(
     additionalContexts,
     suppressOutput,
     ...(allowed ? { allowed } : {}),
-    ...(rewroteArgs ? { toolInput: args } : {}),
+    ...(rewroteArgs ? { args: rewritten } : {}),
     ...(llmRequest === undefined ? {} : { llmRequest }),
     ...(llmResponse === undefined ? {} : { llmResponse }),
     ...(toolChoice === undefined ? {} : { toolChoice }),

@@ -181,7 +181,7 @@ export async function runHookGroup(
 ): Promise<HookGroupRun> {
   const env = hookEnvironment(options.projectDir, options.sessionId);
   // The arguments the first hook saw, for argument rewrites (only PreToolUse admits them).
-  const toolInput = payload['tool_input'];
+  const args = payload['tool_input'];
   let outcomes: HookRunOutcome[];
   if (!group.sequential || group.hooks.length === 1) {
     // Serialised once for every hook of the group: they all see the same input.
@@ -198,5 +198,5 @@ export async function runHookGroup(
       current = rewrittenPayload(group, current, outcome);
     }
   }
-  return { outcomes, combined: combineOutcomes(group.event, outcomes, toolInput) };
+  return { outcomes, combined: combineOutcomes(group.event, outcomes, args) };
 }
