@@ -50,9 +50,15 @@ export interface HookContext {
   report(report: HookReport): void;
   /**
    * Records one hook's run (its kind, decision, timing and, bounded, its payload and answer) for
-   * the transcript and the tracer. Hook kinds that run something outside the process (command,
-   * process, HTTP, prompt hooks) call it once per run; the loop routes the run under what it
-   * guarded. Absent on contexts made outside a run, where nothing is recorded.
+   * the transcript and the tracer: the one seam every hook kind reports through. The external
+   * kinds (command, process, HTTP, prompt hooks) report once per run from the group runner
+   * (`hook-kinds/command/run-hook-group.ts`); in-process hooks are timed and reported by the
+   * `HookStack` that calls them. The loop routes each run under what it guarded. Absent on contexts made outside a run, where nothing is recorded.
    */
   recordHookRun?(run: ObservedHookRun): void;
+  /**
+   * True when `recordHookRun` keeps what it gets: a `HookStack` then times each in-process member
+   * it calls and records the run itself (kind `in-process`). Absent: false.
+   */
+  readonly recordsHookRuns?: boolean;
 }

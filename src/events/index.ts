@@ -166,6 +166,8 @@ export {
 export type { CombinedOutcome } from './combined-outcome.ts';
 export type { HookContext, HookReport, SessionInfo } from './context.ts';
 export {
+  actionDecision,
+  actionReason,
   boundedText,
   HOOK_RUN_TEXT_LIMIT,
   type HookRunDecision,

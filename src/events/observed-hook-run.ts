@@ -68,3 +68,53 @@ export function boundedText(text: string, limit: number = HOOK_RUN_TEXT_LIMIT): 
   if (text.length <= limit) return text;
   return `${text.slice(0, limit)}… [truncated: ${text.length} characters in all, the first ${limit} kept]`;
 }
+
+/** Action kinds that refuse what the event proposed (a denial, a skipped call, a Stop block, a rejected answer). */
+const REFUSING: ReadonlySet<string> = new Set(['deny', 'skip', 'block', 'fail', 'retry', 'repeat']);
+/** Action kinds that change what the event proposed. */
+const CHANGING: ReadonlySet<string> = new Set([
+  'rewrite',
+  'replace',
+  'patch',
+  'respond',
+  'select',
+  'choose',
+  'repair',
+]);
+
+/**
+ * What an in-process hook's action decided, on its own, in the terms of `HookRunDecision` (the
+ * command hooks' `decisionOf` says the same of their outputs): `stop`; a refusal (`deny`, `skip`,
+ * `block`, a rejected model answer) is `deny`; a change (`rewrite`, `replace`, `patch`, `respond`,
+ * a model or tool choice, an `allow` with `updatedInput`) is `rewrite`; added context is
+ * `context`; anything else (`continue`, `run`, `keep`, `allow`, no answer) is `allow`.
+ */
+export function actionDecision(action: unknown): HookRunDecision {
+  if (typeof action !== 'object' || action === null) return 'allow';
+  const record = action as {
+    readonly kind?: unknown;
+    readonly additionalContext?: unknown;
+    readonly updatedInput?: unknown;
+  };
+  const kind = typeof record.kind === 'string' ? record.kind : '';
+  if (kind === 'stop') return 'stop';
+  if (REFUSING.has(kind)) return 'deny';
+  if (CHANGING.has(kind) || (kind === 'allow' && record.updatedInput !== undefined))
+    return 'rewrite';
+  if (typeof record.additionalContext === 'string' && record.additionalContext !== '')
+    return 'context';
+  return 'allow';
+}
+
+/** The one-line reason an action carries (`reason`, `message` or `feedback`), if any. */
+export function actionReason(action: unknown): string | undefined {
+  if (typeof action !== 'object' || action === null) return undefined;
+  const record = action as {
+    readonly reason?: unknown;
+    readonly message?: unknown;
+    readonly feedback?: unknown;
+  };
+  for (const value of [record.reason, record.message, record.feedback])
+    if (typeof value === 'string') return value;
+  return undefined;
+}

@@ -22,7 +22,18 @@ export type AgentHookMethods = {
   ) => EventMap[Kind]['answer'];
 };
 
+/**
+ * Marks a hook that reports each of its runs through `HookContext.recordHookRun` itself (the
+ * adapter of the external hook kinds, `hook-kinds/command/command-hook.ts`). A `HookStack` times
+ * and reports every other member it calls (as kind `in-process`), and leaves nested stacks to
+ * report their own members.
+ */
+export const REPORTS_OWN_RUNS: unique symbol = Symbol.for('hookwire.reportsOwnRuns');
+
 export interface AgentHook extends AgentHookMethods {
+  /** `true`: the hook records its own runs (see `REPORTS_OWN_RUNS`); a stack does not time it. */
+  readonly [REPORTS_OWN_RUNS]?: true;
+
   /** A name for diagnostics (`HookError.hookName`, warnings). */
   readonly name?: string;
 

@@ -92,6 +92,11 @@ export class RunHookContext implements HookContext {
   recordHookRun(run: ObservedHookRun): void {
     this.#recordHookRun?.(run);
   }
+
+  /** True when the run records hook runs (a `recordHookRun` sink was given). */
+  get recordsHookRuns(): boolean {
+    return this.#recordHookRun !== undefined;
+  }
 }
 
 function ignoreReport(): void {

@@ -17,6 +17,8 @@ import {
   type AgentHook,
 } from '../../src/index.ts';
 import { createHookwire, HookDeniedError, type Hookwire } from '../../src/ai-sdk.ts';
+import { hookStats } from '../../src/cli/telemetry/hook-stats.ts';
+import { readTranscript } from '../../src/loop/index.ts';
 import {
   createAiSdkProject,
   group,
@@ -462,11 +464,61 @@ describe('the turn around the call', () => {
       .map((line) => JSON.parse(line) as { type: string; message?: { speaker: string } });
     expect(records.map((record) => record.message?.speaker ?? record.type)).toEqual([
       'session-start',
+      'hook-run', // SessionStart
       'turn-start',
       'human',
       'ai',
       'turn-end',
+      'hook-run', // SessionEnd
       'session-end',
+    ]);
+  });
+
+  it('the transcript records every hook run, command and in-process alike, for hooks stats and the trace', async () => {
+    const guard = await project.script(
+      'guard.sh',
+      'cat > /dev/null; echo "reading secrets is not allowed" >&2; exit 2',
+    );
+    const settings = await project.settings('hooks.json', {
+      PreToolUse: [group([{ command: guard, name: 'guard' }], { matcher: 'read_file' })],
+    });
+    const instance = await open({
+      transcript: true,
+      settings: [settings],
+      hooks: [{ name: 'annotator', onToolResult: () => ToolResultAction.keep('seen') }],
+    });
+    const model = new MockLanguageModelV4({
+      doGenerate: [toolCallAnswer('call-1', 'read_file', { path: '.env' }), textAnswer('ok')],
+    });
+    await instance.generateText({
+      model,
+      tools: { read_file: readFileTool([]) },
+      prompt: 'Read .env',
+      stopWhen: isStepCount(3),
+    });
+    await instance.close();
+    const { records } = await readTranscript(instance.transcriptPath!);
+    const stats = hookStats([{ sessionId: instance.sessionId, records }]);
+    expect(
+      stats.hooks.map((hook) => [
+        hook.event,
+        hook.hook,
+        hook.kind,
+        hook.runs,
+        hook.decisions.deny,
+        hook.decisions.context,
+      ]),
+    ).toEqual([
+      ['PostToolUse', 'annotator', 'in-process', 1, 0, 1],
+      ['PreToolUse', 'guard', 'command', 1, 1, 0],
+    ]);
+    expect(
+      records.flatMap((record) =>
+        record.type === 'hook-run' ? [[record.turn, record.run.toolCallId]] : [],
+      ),
+    ).toEqual([
+      [1, 'call-1'],
+      [1, 'call-1'],
     ]);
   });
 });

@@ -24,6 +24,7 @@ import type { EffectiveSettings } from '../../hook-kinds/settings/effective-sett
 import type { SettingsEnvironment } from '../../hook-kinds/settings/settings-layer.ts';
 import type { AgentHook } from '../../hooks/agent-hook.ts';
 import type { HookReport, SessionInfo } from '../../events/context.ts';
+import type { ObservedHookRun } from '../../events/observed-hook-run.ts';
 import type { SessionEndReason } from '../../events/index.ts';
 import { RunHookContext } from '../../hooks/hook-context.ts';
 import type { HookStack } from '../../hooks/stack/hook-stack.ts';
@@ -173,6 +174,28 @@ export class EmbeddedSession implements HookwireCore {
     this.#transcript?.append(record);
   }
 
+  /** Records one hook run (a `hook-run` transcript record) of the turn in progress. */
+  recordHookRun(run: ObservedHookRun, modelCall: number): void {
+    if (this.#transcript === undefined) return;
+    this.record({
+      type: 'hook-run',
+      turn: this.#turns,
+      modelCall,
+      run,
+      time: new Date(run.startTime).toISOString(),
+    });
+  }
+
+  /** The `recordHookRun` option of a context outside any model call (none without a transcript). */
+  #sessionRecording(): { recordHookRun?: (run: ObservedHookRun) => void } {
+    if (this.#transcript === undefined) return {};
+    return {
+      recordHookRun: (run) => {
+        this.recordHookRun(run, 0);
+      },
+    };
+  }
+
   /** True when the session writes a transcript (records are worth building). */
   get recording(): boolean {
     return this.#transcript !== undefined;
@@ -215,6 +238,7 @@ export class EmbeddedSession implements HookwireCore {
       report: (report) => {
         this.report(report);
       },
+      ...this.#sessionRecording(),
     });
   }
 
@@ -244,6 +268,7 @@ export class EmbeddedSession implements HookwireCore {
       report: (report) => {
         this.report(report);
       },
+      ...this.#sessionRecording(),
     });
     const action = await hooks.onSessionStart(context, { source: 'startup' });
     if (action.kind === 'stop') {

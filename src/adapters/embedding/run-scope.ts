@@ -7,6 +7,7 @@
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { HookReport, SessionInfo } from '../../events/context.ts';
+import type { ObservedHookRun } from '../../events/observed-hook-run.ts';
 import { RunHookContext } from '../../hooks/hook-context.ts';
 import type { AgentPermissions } from '../../hooks/permissions/index.ts';
 import type { HookStack } from '../../hooks/stack/hook-stack.ts';
@@ -24,6 +25,13 @@ export interface HookwireCore {
    */
   readonly permissions: AgentPermissions | undefined;
   report(report: HookReport): void;
+  /**
+   * Records a hook run of model call `modelCall` (the transcript's `hook-run` record); absent or
+   * `recording` false: runs are not recorded (nothing is timed).
+   */
+  recordHookRun?(run: ObservedHookRun, modelCall: number): void;
+  /** True when hook runs are worth recording (the session writes a transcript). */
+  readonly recording?: boolean;
 }
 
 export class RunScope {
@@ -54,6 +62,13 @@ export class RunScope {
         report: (report) => {
           core.report(report);
         },
+        ...(core.recording === true && core.recordHookRun !== undefined
+          ? {
+              recordHookRun: (run: ObservedHookRun) => {
+                core.recordHookRun?.(run, this.modelCalls);
+              },
+            }
+          : {}),
         // eslint-disable-next-line @typescript-eslint/no-deprecated -- the first release's name, still filled in
         turn: this.modelCalls,
       });

@@ -16,7 +16,7 @@ import {
   type HookInputFieldsMap,
   type OutcomeReasons,
 } from '../../events/index.ts';
-import type { AgentHook } from '../../hooks/agent-hook.ts';
+import { REPORTS_OWN_RUNS, type AgentHook } from '../../hooks/agent-hook.ts';
 import type { ObservedHookRun } from '../../events/observed-hook-run.ts';
 import type { HookRunRecord } from './hook-run.ts';
 import { runHookGroup, type HookGroupRun, type HookProcessOptions } from './run-hook-group.ts';
@@ -128,5 +128,11 @@ export function commandHookForGroup(
     });
   }
 
-  return { name, observes: (candidate) => candidate === kind, [method]: handle };
+  // Each run reports itself from the group runner (`onObservedRun`): the stack does not time it.
+  return {
+    name,
+    observes: (candidate) => candidate === kind,
+    [method]: handle,
+    [REPORTS_OWN_RUNS]: true,
+  };
 }

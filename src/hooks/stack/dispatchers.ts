@@ -22,7 +22,21 @@ export interface Dispatcher {
   readonly allowed: ReadonlySet<unknown>;
   readonly synchronous: boolean;
   readonly compose: Composition<unknown, unknown, unknown>;
+  /** The event's name in hook-run records: its external name, else its kind. */
+  readonly label: string;
+  /**
+   * Whether an in-process member's call is recorded as a hook run (on a context that records
+   * them): every event but the per-token deltas, which would flood the transcript.
+   */
+  readonly recorded: boolean;
 }
+
+/** Fired per token or fragment: in-process observers of these are not recorded run by run. */
+const UNRECORDED: ReadonlySet<HookEventKind> = new Set<HookEventKind>([
+  'textDelta',
+  'reasoningDelta',
+  'toolCallDelta',
+]);
 
 type Invoke = Dispatcher['invoke'];
 
@@ -45,6 +59,8 @@ export const DISPATCHERS: readonly Dispatcher[] = EVENTS.map((definition, index)
   allowed: new Set<unknown>(definition.actionKinds),
   synchronous: 'synchronous' in definition && definition.synchronous,
   compose: definition.compose,
+  label: definition.external?.name ?? definition.kind,
+  recorded: !UNRECORDED.has(definition.kind),
 }));
 
 const KIND_INDEX = Object.fromEntries(

@@ -9,6 +9,9 @@
  * so a stack (and a stack nested in it) handles every event the catalogue lists. See `DESIGN.md`.
  */
 import {
+  actionDecision,
+  actionReason,
+  boundedText,
   NEXT,
   ObservationAction,
   ToolCallAction,
@@ -23,8 +26,9 @@ import {
   type ToolCallDeltaEvent,
   type ToolCallEvent,
   type ToolCallResolution,
+  type ObservedHookRun,
 } from '../../events/index.ts';
-import type { AgentHook } from '../agent-hook.ts';
+import { REPORTS_OWN_RUNS, type AgentHook } from '../agent-hook.ts';
 import { HookError } from '../hook-error.ts';
 import {
   DISPATCHERS,
@@ -109,6 +113,16 @@ function describeReturned(value: unknown): string {
 
 function ignore(): void {
   // See the caller: the failure is reported through the HookError instead.
+}
+
+/** The answer an in-process run gave, as a bounded JSON text (nothing when it cannot be written). */
+function answerText(result: unknown): string | undefined {
+  if (typeof result !== 'object' || result === null) return undefined;
+  try {
+    return boundedText(JSON.stringify(result));
+  } catch {
+    return undefined;
+  }
 }
 
 /**
@@ -286,6 +300,9 @@ export class HookStack implements AgentHook {
    * effective `args` when a rewrite preceded it (so a parent stack keeps the rewrite).
    */
   onToolCall(context: HookContext, event: ToolCallEvent): Awaitable<ToolCallAction> {
+    // A context that records hook runs: the driver, which times each in-process member.
+    if (context.recordsHookRuns === true)
+      return this.#dispatch(TOOL_CALL, context, event) as Awaitable<ToolCallAction>;
     const members = this.#lists().toolCall as readonly Implementing<'onToolCall'>[];
     for (let position = 0; position < members.length; position++) {
       const hook = members[position] as Implementing<'onToolCall'>;
@@ -434,12 +451,96 @@ export class HookStack implements AgentHook {
 
   /** Calls one member; a synchronous throw becomes a `HookError` (thrown or recorded → `RECORDED`). */
   #call(dispatcher: Dispatcher, hook: AgentHook, context: HookContext, event: unknown): unknown {
+    if (
+      dispatcher.recorded &&
+      context.recordsHookRuns === true &&
+      hook[REPORTS_OWN_RUNS] !== true &&
+      !(hook instanceof HookStack)
+    )
+      return this.#callRecorded(dispatcher, hook, context, event);
     try {
       return dispatcher.invoke(hook, context, event);
     } catch (error) {
       this.#failed(error, hook, dispatcher.kind, context);
       return RECORDED;
     }
+  }
+
+  /**
+   * Calls one in-process member and reports its run through `context.recordHookRun` when it
+   * settles (kind `in-process`: decision, status, reason, timing, its answer). The answer, and a
+   * failure, reach the driver unchanged.
+   */
+  #callRecorded(
+    dispatcher: Dispatcher,
+    hook: AgentHook,
+    context: HookContext,
+    event: unknown,
+  ): unknown {
+    const startTime = Date.now();
+    const start = performance.now();
+    let result: unknown;
+    try {
+      result = dispatcher.invoke(hook, context, event);
+    } catch (error) {
+      this.#recordRun(dispatcher, hook, context, event, startTime, start, undefined, error);
+      this.#failed(error, hook, dispatcher.kind, context);
+      return RECORDED;
+    }
+    if (!isThenable(result)) {
+      this.#recordRun(dispatcher, hook, context, event, startTime, start, result, undefined);
+      return result;
+    }
+    return Promise.resolve(result).then(
+      (settled) => {
+        this.#recordRun(dispatcher, hook, context, event, startTime, start, settled, undefined);
+        return settled;
+      },
+      (error: unknown) => {
+        this.#recordRun(dispatcher, hook, context, event, startTime, start, undefined, error);
+        throw error;
+      },
+    );
+  }
+
+  #recordRun(
+    dispatcher: Dispatcher,
+    hook: AgentHook,
+    context: HookContext,
+    event: unknown,
+    startTime: number,
+    start: number,
+    result: unknown,
+    error: unknown,
+  ): void {
+    const failed =
+      error !== undefined ||
+      (result !== dispatcher.proceed && !dispatcher.allowed.has(kindOf(result)));
+    const decision = failed ? 'allow' : actionDecision(result);
+    const reason = failed
+      ? error instanceof Error
+        ? error.message
+        : error === undefined
+          ? `returned ${describeReturned(result)}`
+          : `threw ${describeReturned(error)}`
+      : actionReason(result);
+    const toolCallId = (event as { readonly toolCallId?: unknown } | null)?.toolCallId;
+    const answer = failed ? undefined : answerText(result);
+    const run: ObservedHookRun = {
+      event: dispatcher.label,
+      hook: this.nameOf(hook),
+      kind: 'in-process',
+      decision,
+      status: failed ? 'error' : decision === 'deny' ? 'blocked' : 'ok',
+      ...(reason === undefined ? {} : { reason }),
+      startTime,
+      durationMs: Math.round((performance.now() - start) * 1000) / 1000,
+      timedOut: false,
+      failedClosed: false,
+      ...(typeof toolCallId === 'string' ? { toolCallId } : {}),
+      ...(answer === undefined ? {} : { answer }),
+    };
+    context.recordHookRun?.(run);
   }
 
   async #settle(
