@@ -18,6 +18,7 @@ import { modelSelection } from './model-selection.ts';
 import { modelTurnFinished } from './model-turn-finished.ts';
 import { notification } from './notification.ts';
 import { permissionRequest } from './permission-request.ts';
+import { postCompact } from './post-compact.ts';
 import { preCompact } from './pre-compact.ts';
 import { promptSubmit } from './prompt-submit.ts';
 import { reasoningDelta } from './reasoning-delta.ts';
@@ -25,6 +26,8 @@ import { sessionEnd } from './session-end.ts';
 import { sessionStart } from './session-start.ts';
 import { stop } from './stop.ts';
 import { stopFailure } from './stop-failure.ts';
+import { subagentStart } from './subagent-start.ts';
+import { subagentStop } from './subagent-stop.ts';
 import { streamFinish } from './stream-finish.ts';
 import { textDelta } from './text-delta.ts';
 import { toolCall } from './tool-call.ts';
@@ -55,10 +58,13 @@ export const EVENTS = [
   permissionRequest,
   toolResult,
   toolFailure,
+  subagentStart,
+  subagentStop,
   stop,
   stopFailure,
   interrupt,
   preCompact,
+  postCompact,
   notification,
   sessionEnd,
 ] as const;

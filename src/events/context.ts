@@ -14,6 +14,12 @@ export interface SessionInfo {
   readonly cwd: string;
 }
 
+/** Which subagent an event fired in. */
+export interface SubagentIdentity {
+  readonly id: string;
+  readonly type: string;
+}
+
 /** A user-visible message a hook raised (`systemMessage`) or a warning about a hook. */
 export interface HookReport {
   readonly level: 'message' | 'warning';
@@ -46,6 +52,11 @@ export interface HookContext {
   /** Fires when the run is cancelled; long-running hooks must stop when it does. */
   readonly signal: AbortSignal;
   readonly session: SessionInfo;
+  /**
+   * The subagent this run is, when it is one (a child loop of the `agent` tool): its id and agent
+   * type. Command hooks receive them as `agent_id`/`agent_type`. Absent in the main loop.
+   */
+  readonly agent?: SubagentIdentity | undefined;
   readonly scratchpad: Scratchpad;
   report(report: HookReport): void;
   /**

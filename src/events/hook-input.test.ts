@@ -55,10 +55,24 @@ const sampleFields: { readonly [E in HookEventName]: HookInputFieldsMap[E] } = {
     tool_call_id: 'call_2',
     error: 'ENOENT: no such file',
   },
+  SubagentStart: {
+    agent_id: 'agent-1',
+    agent_type: 'general-purpose',
+    prompt: 'List the TODOs',
+    description: 'Find TODOs',
+  },
+  SubagentStop: {
+    agent_id: 'agent-1',
+    agent_type: 'general-purpose',
+    stop_hook_active: false,
+    result: 'Two TODOs.',
+    agent_transcript_path: '/tmp/s.agents/agent-1.jsonl',
+  },
   Stop: { stop_hook_active: false, prompt: 'Tidy the workspace', prompt_response: 'Done.' },
   StopFailure: { error: 'safety', error_details: { rawStopReason: 'SAFETY' } },
   Interrupt: { prompt: 'Tidy the workspace' },
   PreCompact: { trigger: 'auto' },
+  PostCompact: { trigger: 'auto', summary: 'Earlier: read a.txt.', tokens_before: 9000, tokens_after: 1200 },
   Notification: { notification_type: 'ToolPermission', message: 'Allow write_file?' },
   SessionEnd: { reason: 'exit' },
 };
@@ -76,6 +90,24 @@ describe('buildHookInput', () => {
       'tool_input',
       'tool_call_id',
     ]);
+  });
+
+  it('names the subagent after cwd when the event fired inside one', () => {
+    const input = buildHookInput(
+      'PreToolUse',
+      { ...context, agent_id: 'agent-1', agent_type: 'explorer' },
+      sampleFields.PreToolUse,
+    );
+    expect(Object.keys(input).slice(0, 6)).toEqual([
+      'session_id',
+      'transcript_path',
+      'cwd',
+      'agent_id',
+      'agent_type',
+      'hook_event_name',
+    ]);
+    expect(input).toMatchObject({ agent_id: 'agent-1', agent_type: 'explorer' });
+    expect(hookInputSchemas.PreToolUse.safeParse(input).success).toBe(true);
   });
 
   it('uses the name the hook was registered under', () => {

@@ -20,6 +20,13 @@ export interface HookInputBase {
   /** Path of the session transcript (JSON lines); empty when the session keeps none. */
   readonly transcript_path: string;
   readonly cwd: string;
+  /**
+   * Set when the event fired inside a subagent (a child loop of the `agent` tool): its id and
+   * agent type. Absent in the main loop. On `SubagentStart`/`SubagentStop` the event's own
+   * fields (the subagent concerned) take their place.
+   */
+  readonly agent_id?: string;
+  readonly agent_type?: string;
   /** The name the hook was registered under (canonical or alias). */
   readonly hook_event_name: RegisteredEventName;
   /** ISO 8601, UTC. */
@@ -45,6 +52,8 @@ function inputSchema(event: HookEventName) {
       session_id: z.string(),
       transcript_path: z.string(),
       cwd: z.string(),
+      agent_id: z.string().optional(),
+      agent_type: z.string().optional(),
       hook_event_name: z.enum(registeredNames(event)),
       timestamp: z.iso.datetime({ offset: true }),
       ...fieldShapes.get(event),
@@ -62,6 +71,9 @@ export interface HookInputContext {
   readonly session_id: string;
   readonly transcript_path: string;
   readonly cwd: string;
+  /** The subagent the event fired in, when it did (see `HookInputBase.agent_id`). */
+  readonly agent_id?: string;
+  readonly agent_type?: string;
   readonly timestamp?: string;
 }
 
@@ -80,6 +92,9 @@ export function buildHookInput<E extends HookEventName>(
     session_id: context.session_id,
     transcript_path: context.transcript_path,
     cwd: context.cwd,
+    ...(context.agent_id === undefined
+      ? {}
+      : { agent_id: context.agent_id, agent_type: context.agent_type ?? '' }),
     hook_event_name: registeredName,
     timestamp: context.timestamp ?? new Date().toISOString(),
     ...fields,

@@ -106,7 +106,7 @@ describe('decodeHookOutput: hookSpecificOutput per event', () => {
     ).toMatchInlineSnapshot(`
         [
           {
-            "message": "unknown field \`additionalContext\`: not an output of PreToolUse (it belongs to SessionStart, UserPromptSubmit, PostToolUse, PostToolUseFailure, PreCompact)",
+            "message": "unknown field \`additionalContext\`: not an output of PreToolUse (it belongs to SessionStart, UserPromptSubmit, PostToolUse, PostToolUseFailure, SubagentStart, PreCompact)",
             "path": "$.hookSpecificOutput.additionalContext",
           },
         ]

@@ -54,6 +54,11 @@ export {
   type PreCompactOutput,
 } from './pre-compact.ts';
 export {
+  postCompact,
+  type PostCompactEvent,
+  type PostCompactInput,
+} from './post-compact.ts';
+export {
   PromptSubmitAction,
   promptSubmit,
   type PromptSubmitEvent,
@@ -76,7 +81,18 @@ export {
   type SessionStartOutput,
   type SessionStartSource,
 } from './session-start.ts';
-export { StopAction, stop, type StopEvent, type StopInput, type StopOutput } from './stop.ts';
+export {
+  subagentStart,
+  type SubagentStartEvent,
+  type SubagentStartInput,
+  type SubagentStartOutput,
+} from './subagent-start.ts';
+export {
+  subagentStop,
+  type SubagentStopEvent,
+  type SubagentStopInput,
+} from './subagent-stop.ts';
+export { StopAction, blockReasons, stop, type StopEvent, type StopInput, type StopOutput } from './stop.ts';
 export { stopFailure, type StopFailureEvent, type StopFailureInput } from './stop-failure.ts';
 export { streamFinish, type StreamFinishEvent } from './stream-finish.ts';
 export { textDelta, type TextDeltaEvent } from './text-delta.ts';
@@ -164,7 +180,7 @@ export {
   type OutcomeReasons,
 } from './define-event.ts';
 export type { CombinedOutcome } from './combined-outcome.ts';
-export type { HookContext, HookReport, SessionInfo } from './context.ts';
+export type { HookContext, HookReport, SessionInfo, SubagentIdentity } from './context.ts';
 export {
   actionDecision,
   actionReason,

@@ -3,7 +3,13 @@
  * lifecycle": a block continues the same turn with the reason as the next user message.
  */
 import { z } from 'zod';
-import { NEXT, joinText, type EventDefinition, type ExternalSide } from './define-event.ts';
+import {
+  NEXT,
+  joinText,
+  type Composition,
+  type EventDefinition,
+  type ExternalSide,
+} from './define-event.ts';
 import { CONTINUE, type JoinState } from './shared.ts';
 
 /** A turn completed (external `Stop`): see the design brief's "Turn lifecycle". */
@@ -34,6 +40,25 @@ export const StopAction = {
   stop: (reason: string): StopAction => ({ kind: 'stop', reason }),
 } as const;
 
+/**
+ * The composition of `Stop` and `SubagentStop`: block reasons joined in order; the first stop
+ * short-circuits and wins over any block.
+ */
+export function blockReasons<Event>(): Composition<Event, StopAction, JoinState> {
+  return {
+    proceed: CONTINUE,
+    start: (): JoinState => ({ joined: undefined }),
+    accept(state: JoinState, action) {
+      if (action.kind === 'stop') return action; // the first stop wins over every block
+      if (action.kind === 'block') state.joined = joinText(state.joined, action.reason);
+      return NEXT;
+    },
+    eventFor: (_state, event) => event,
+    finish: (state: JoinState) =>
+      state.joined === undefined ? StopAction.continue() : StopAction.block(state.joined),
+  };
+}
+
 /** The payload fields of `Stop`. */
 export interface StopInput {
   readonly stop_hook_active: boolean;
@@ -53,18 +78,7 @@ export const stop: EventDefinition<'stop', 'onStop', StopEvent, StopAction, Exte
   kind: 'stop',
   method: 'onStop',
   actionKinds: ['continue', 'block', 'stop'],
-  compose: {
-    proceed: CONTINUE,
-    start: (): JoinState => ({ joined: undefined }),
-    accept(state: JoinState, action) {
-      if (action.kind === 'stop') return action; // the first stop wins over every block
-      if (action.kind === 'block') state.joined = joinText(state.joined, action.reason);
-      return NEXT;
-    },
-    eventFor: (_state, event) => event,
-    finish: (state: JoinState) =>
-      state.joined === undefined ? StopAction.continue() : StopAction.block(state.joined),
-  },
+  compose: blockReasons(),
   external: {
     name: 'Stop',
     aliases: ['AfterAgent'],

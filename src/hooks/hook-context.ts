@@ -1,5 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import type { HookContext, HookReport, SessionInfo } from '../events/context.ts';
+import type {
+  HookContext,
+  HookReport,
+  SessionInfo,
+  SubagentIdentity,
+} from '../events/context.ts';
 import type { ObservedHookRun } from '../events/observed-hook-run.ts';
 import { Scratchpad } from '../events/scratchpad.ts';
 
@@ -15,6 +20,8 @@ export interface HookContextOptions {
   readonly signal?: AbortSignal;
   /** Default: session id = run id, empty transcript path, `process.cwd()`. */
   readonly session?: SessionInfo;
+  /** The subagent the run is, when it is one. Default: none (the main loop). */
+  readonly agent?: SubagentIdentity;
   /** Default: a fresh, empty scratchpad (one per run). */
   readonly scratchpad?: Scratchpad;
   /** Receives hook messages and warnings. Default: dropped. */
@@ -38,6 +45,7 @@ export class RunHookContext implements HookContext {
   readonly agentName: string | undefined;
   readonly signal: AbortSignal;
   readonly session: SessionInfo;
+  readonly agent: SubagentIdentity | undefined;
   readonly scratchpad: Scratchpad;
   readonly #report: (report: HookReport) => void;
   readonly #recordHookRun: ((run: ObservedHookRun) => void) | undefined;
@@ -53,6 +61,7 @@ export class RunHookContext implements HookContext {
       transcriptPath: '',
       cwd: process.cwd(),
     };
+    this.agent = options.agent;
     this.scratchpad = options.scratchpad ?? new Scratchpad();
     this.#report = options.report ?? ignoreReport;
     this.#recordHookRun = options.recordHookRun;

@@ -79,7 +79,14 @@ export function commandHookForGroup(
     const session = context.session;
     const payload = buildHookInput(
       group.event,
-      { session_id: session.sessionId, transcript_path: session.transcriptPath, cwd: session.cwd },
+      {
+        session_id: session.sessionId,
+        transcript_path: session.transcriptPath,
+        cwd: session.cwd,
+        ...(context.agent === undefined
+          ? {}
+          : { agent_id: context.agent.id, agent_type: context.agent.type }),
+      },
       fields as HookInputFieldsMap[HookEventName],
       group.registeredAs,
     );

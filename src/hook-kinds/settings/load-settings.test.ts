@@ -308,7 +308,7 @@ describe('loadSettings', () => {
     const error = await loadError({ projectDir, extraFiles: [join(root, 'missing.json')], env });
     expect(error.message.replaceAll(root, '<tmp>')).toMatchInlineSnapshot(`
       "Invalid hook settings (5 issues):
-        <tmp>/home/.hookwire/settings.json: hooks.PreTooluse: unknown event "PreTooluse"; fix: did you mean "PreToolUse"? valid events: SessionStart, UserPromptSubmit, BeforeModel, BeforeToolSelection, AfterModel, PreToolUse, PermissionRequest, PostToolUse, PostToolUseFailure, Stop, StopFailure, Interrupt, PreCompact, Notification, SessionEnd (Gemini CLI aliases: BeforeAgent, BeforeTool, AfterTool, AfterAgent, PreCompress)
+        <tmp>/home/.hookwire/settings.json: hooks.PreTooluse: unknown event "PreTooluse"; fix: did you mean "PreToolUse"? valid events: SessionStart, UserPromptSubmit, BeforeModel, BeforeToolSelection, AfterModel, PreToolUse, PermissionRequest, PostToolUse, PostToolUseFailure, SubagentStart, SubagentStop, Stop, StopFailure, Interrupt, PreCompact, PostCompact, Notification, SessionEnd (Gemini CLI aliases: BeforeAgent, BeforeTool, AfterTool, AfterAgent, PreCompress)
         <tmp>/project/.hookwire/settings.json:4:3: invalid JSON at line 4, column 3: trailing comma before "}"; fix: remove the comma after the last property
         <tmp>/project/.hookwire/settings.local.json: hooks.Stop[0].hooks[0].timeout: timeout "30" has no unit, so it is ambiguous (seconds or milliseconds?); fix: write 30 (seconds) or "30s"
         <tmp>/project/.hookwire/settings.local.json: hooks.Stop[0].hooks[1].command: command is empty; fix: write the shell command to run, e.g. "./hooks/guard.sh"
