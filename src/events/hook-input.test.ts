@@ -72,7 +72,12 @@ const sampleFields: { readonly [E in HookEventName]: HookInputFieldsMap[E] } = {
   StopFailure: { error: 'safety', error_details: { rawStopReason: 'SAFETY' } },
   Interrupt: { prompt: 'Tidy the workspace' },
   PreCompact: { trigger: 'auto' },
-  PostCompact: { trigger: 'auto', summary: 'Earlier: read a.txt.', tokens_before: 9000, tokens_after: 1200 },
+  PostCompact: {
+    trigger: 'auto',
+    summary: 'Earlier: read a.txt.',
+    tokens_before: 9000,
+    tokens_after: 1200,
+  },
   Notification: { notification_type: 'ToolPermission', message: 'Allow write_file?' },
   SessionEnd: { reason: 'exit' },
 };

@@ -53,11 +53,7 @@ export {
   type PreCompactInput,
   type PreCompactOutput,
 } from './pre-compact.ts';
-export {
-  postCompact,
-  type PostCompactEvent,
-  type PostCompactInput,
-} from './post-compact.ts';
+export { postCompact, type PostCompactEvent, type PostCompactInput } from './post-compact.ts';
 export {
   PromptSubmitAction,
   promptSubmit,
@@ -87,12 +83,15 @@ export {
   type SubagentStartInput,
   type SubagentStartOutput,
 } from './subagent-start.ts';
+export { subagentStop, type SubagentStopEvent, type SubagentStopInput } from './subagent-stop.ts';
 export {
-  subagentStop,
-  type SubagentStopEvent,
-  type SubagentStopInput,
-} from './subagent-stop.ts';
-export { StopAction, blockReasons, stop, type StopEvent, type StopInput, type StopOutput } from './stop.ts';
+  StopAction,
+  blockReasons,
+  stop,
+  type StopEvent,
+  type StopInput,
+  type StopOutput,
+} from './stop.ts';
 export { stopFailure, type StopFailureEvent, type StopFailureInput } from './stop-failure.ts';
 export { streamFinish, type StreamFinishEvent } from './stream-finish.ts';
 export { textDelta, type TextDeltaEvent } from './text-delta.ts';

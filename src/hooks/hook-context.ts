@@ -1,10 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type {
-  HookContext,
-  HookReport,
-  SessionInfo,
-  SubagentIdentity,
-} from '../events/context.ts';
+import type { HookContext, HookReport, SessionInfo, SubagentIdentity } from '../events/context.ts';
 import type { ObservedHookRun } from '../events/observed-hook-run.ts';
 import { Scratchpad } from '../events/scratchpad.ts';
 
