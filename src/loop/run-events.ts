@@ -109,6 +109,30 @@ export type RunEvent =
       readonly reason?: string;
     }
   | { readonly type: 'hook-report'; readonly report: HookReport }
+  /** The `agent` call `toolCallId` started a subagent; its transcript is `transcriptPath`. */
+  | {
+      readonly type: 'subagent-start';
+      readonly toolCallId: string;
+      readonly agentId: string;
+      readonly agentType: string;
+      readonly transcriptPath: string;
+    }
+  /** A subagent ended; `result` is its final answer (the call's result when it completed). */
+  | {
+      readonly type: 'subagent-end';
+      readonly toolCallId: string;
+      readonly agentId: string;
+      readonly status: RunStatus;
+      readonly result: string;
+    }
+  /** The history was compacted (see `compact-step.ts`). Token counts are estimates. */
+  | {
+      readonly type: 'compaction';
+      readonly trigger: 'auto' | 'manual';
+      readonly summarizedMessages: number;
+      readonly tokensBefore: number;
+      readonly tokensAfter: number;
+    }
   | { readonly type: 'final'; readonly result: RunResult };
 
 /**

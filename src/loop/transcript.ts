@@ -8,7 +8,8 @@
  * fsync: the data is in the kernel, which survives the process, not a power cut. A truncated last
  * line is skipped with a warning when the transcript is read back.
  *
- * History rule: the conversation is the `message` records in order, except that an AI message's
+ * History rule: the conversation is the `message` records in order (from the last `compaction`
+ * record's history on, when the session was compacted), except that an AI message's
  * tool calls left without results (the process died mid-step) are answered from the `tool-result`
  * records, and a call with no record at all gets an "interrupted: may or may not have run" result
  * (`historyOf`, `repairToolResults`), so a resumed history is valid for every provider.
@@ -101,6 +102,46 @@ export type TranscriptRecord =
       readonly status: ToolCallStatus;
       readonly error?: string;
       readonly durationMs: number;
+      readonly time: string;
+    }
+  /**
+   * A subagent started (the `agent` tool): its own transcript is `transcriptPath`. The parent's
+   * history is unaffected; the call's result is in the parent's tool message.
+   */
+  | {
+      readonly type: 'subagent-start';
+      readonly turn: number;
+      readonly toolCallId: string;
+      readonly agentId: string;
+      readonly agentType: string;
+      readonly description: string;
+      readonly transcriptPath: string;
+      readonly time: string;
+    }
+  /** A subagent ended, with the status of its (one) turn. */
+  | {
+      readonly type: 'subagent-end';
+      readonly turn: number;
+      readonly toolCallId: string;
+      readonly agentId: string;
+      readonly status: RunStatus;
+      readonly reason?: string;
+      readonly time: string;
+    }
+  /**
+   * The history was compacted: `history` is the whole new history (the summary message, then
+   * the kept messages); reading the transcript back, the history restarts from it and the
+   * `message` records after it follow. `summarizedMessages` messages were summarized.
+   */
+  | {
+      readonly type: 'compaction';
+      readonly turn: number;
+      readonly trigger: 'auto' | 'manual';
+      readonly summary: string;
+      readonly summarizedMessages: number;
+      readonly tokensBefore: number;
+      readonly tokensAfter: number;
+      readonly history: readonly Message[];
       readonly time: string;
     }
   /**
@@ -327,7 +368,12 @@ export function repairToolResults(records: readonly TranscriptRecord[]): Repaire
     if (known === undefined || record.reviewed || !known.reviewed)
       results.set(record.response.callId, record);
   }
-  const messages = records.flatMap((record) => (record.type === 'message' ? [record.message] : []));
+  // The history restarts from the last compaction's; the messages after it follow.
+  const messages: Message[] = [];
+  for (const record of records) {
+    if (record.type === 'message') messages.push(record.message);
+    else if (record.type === 'compaction') messages.splice(0, messages.length, ...record.history);
+  }
   for (let index = 0; index < messages.length; index++) {
     const message = messages[index] as Message;
     history.push(message);

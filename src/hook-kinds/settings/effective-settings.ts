@@ -1,7 +1,7 @@
 import type { HookEventName } from '../../events/index.ts';
 import type { HookConfig } from '../registry.ts';
 import type { HookGroupConfig } from './hook-config.ts';
-import type { ParsedSettingsFile } from './parse-settings-text.ts';
+import type { AgentTypeSetting, ParsedSettingsFile } from './parse-settings-text.ts';
 import type { SettingsLayer } from './settings-layer.ts';
 import { hookFingerprint, hookIdentity, settingFingerprint } from './hook-identity.ts';
 import type { LocatedRule, LocatedValue, SettingLocation } from './policy-settings.ts';
@@ -108,6 +108,8 @@ export interface EffectiveSettings {
   readonly permissions: EffectivePermissions;
   /** Variable names the shell tool keeps though they look like credentials (every layer's). */
   readonly passEnvironment: readonly string[];
+  /** The `agents` of every file, in merge order (a later one of a name replaces an earlier one). */
+  readonly agents: readonly AgentTypeSetting[];
   /** Loosening settings of files inside the project that are not trusted (see `IgnoredSetting`). */
   readonly ignoredSettings: readonly IgnoredSetting[];
   readonly files: readonly SettingsFileStatus[];
@@ -241,6 +243,7 @@ export function mergeSettingsFiles(
     events,
     ignored,
     ...policies,
+    agents: parsedFiles.flatMap((parsed) => parsed.agents),
     allowManagedHooksOnly: policy !== undefined,
     disableAllHooks: managedOff !== undefined ? 'managed' : userOff !== undefined ? 'user' : false,
     filesNeedingTrust: trust?.filesNeedingTrust ?? new Set(),

@@ -52,6 +52,7 @@ export { compileMatcher, tryCompileMatcher } from './matcher.ts';
 export type { CompiledMatcher, MatcherLocation, MatcherResult } from './matcher.ts';
 export { defaultHookName, parseSettingsText, readSettingsText } from './parse-settings-text.ts';
 export type {
+  AgentTypeSetting,
   ParsedSettingsFile,
   SettingsTextOrigin,
   SettingsTextResult,

@@ -129,9 +129,9 @@ describe('parseSettingsText', () => {
   it('reports every issue of a file in document order, each with its path and fix', () => {
     expect(issuesOf(fixture('invalid-every-kind.json'))).toMatchInlineSnapshot(`
       "Invalid hook settings (11 issues):
-        settings.json: extra: unknown field "extra" in a settings file; fix: remove it (a settings file accepts "$schema", "allowManagedHooksOnly", "disableAllHooks", "permissions", "passEnvironment", "hooks")
-        settings.json: hooks.PreTooluse: unknown event "PreTooluse"; fix: did you mean "PreToolUse"? valid events: SessionStart, UserPromptSubmit, BeforeModel, BeforeToolSelection, AfterModel, PreToolUse, PermissionRequest, PostToolUse, PostToolUseFailure, Stop, StopFailure, Interrupt, PreCompact, Notification, SessionEnd (Gemini CLI aliases: BeforeAgent, BeforeTool, AfterTool, AfterAgent, PreCompress)
-        settings.json: hooks.Stop[0].matcher: Stop takes no matcher (it has no value to match against), so matcher "Bash" could never apply; fix: remove "matcher" (events with a matcher: SessionStart, PreToolUse, PermissionRequest, PostToolUse, PostToolUseFailure, PreCompact, Notification, SessionEnd)
+        settings.json: extra: unknown field "extra" in a settings file; fix: remove it (a settings file accepts "$schema", "allowManagedHooksOnly", "disableAllHooks", "permissions", "passEnvironment", "hooks", "agents")
+        settings.json: hooks.PreTooluse: unknown event "PreTooluse"; fix: did you mean "PreToolUse"? valid events: SessionStart, UserPromptSubmit, BeforeModel, BeforeToolSelection, AfterModel, PreToolUse, PermissionRequest, PostToolUse, PostToolUseFailure, SubagentStart, SubagentStop, Stop, StopFailure, Interrupt, PreCompact, PostCompact, Notification, SessionEnd (Gemini CLI aliases: BeforeAgent, BeforeTool, AfterTool, AfterAgent, PreCompress)
+        settings.json: hooks.Stop[0].matcher: Stop takes no matcher (it has no value to match against), so matcher "Bash" could never apply; fix: remove "matcher" (events with a matcher: SessionStart, PreToolUse, PermissionRequest, PostToolUse, PostToolUseFailure, SubagentStart, SubagentStop, PreCompact, PostCompact, Notification, SessionEnd)
         settings.json: hooks.BeforeTool[0].matcher: matcher "[" is not a valid regular expression: Invalid regular expression: /[/: Unterminated character class; fix: escape special characters with a backslash (in JSON, "\\\\[" for a literal "["), or list tool names as "Edit|Write"
         settings.json: hooks.BeforeTool[0].hooks[1].command: command is empty; fix: write the shell command to run, e.g. "./hooks/guard.sh"
         settings.json: hooks.BeforeTool[0].hooks[1].timeout: timeout "30" has no unit, so it is ambiguous (seconds or milliseconds?); fix: write 30 (seconds) or "30s"
@@ -398,5 +398,41 @@ describe('readSettingsText: duplicate keys', () => {
       ['hooks', 89],
       ['hooks.Stop[0].hooks[0].command', 68],
     ]);
+  });
+});
+
+describe('agents', () => {
+  it('reads agent types with where they were written', () => {
+    const { parsed } = readSettingsText(
+      JSON.stringify({
+        agents: {
+          reviewer: { description: 'Reviews diffs', prompt: 'You review.', tools: ['read_file'] },
+        },
+      }),
+      { file: 'settings.json', layer: 'project' },
+    );
+    expect(parsed?.agents).toEqual([
+      {
+        name: 'reviewer',
+        description: 'Reviews diffs',
+        prompt: 'You review.',
+        tools: ['read_file'],
+        file: 'settings.json',
+        layer: 'project',
+      },
+    ]);
+  });
+
+  it('reports a malformed agent type with its path', () => {
+    const { issues } = readSettingsText(
+      JSON.stringify({
+        agents: { 'bad name': { description: 'd', prompt: 'p' }, ok: { prompt: 'p' } },
+      }),
+      { file: 'settings.json', layer: 'user' },
+    );
+    expect(issues.map((issue) => issue.path)).toEqual(
+      expect.arrayContaining(['agents.ok.description']),
+    );
+    expect(issues.length).toBeGreaterThanOrEqual(2);
   });
 });

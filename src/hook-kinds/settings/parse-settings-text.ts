@@ -13,7 +13,7 @@ import { isTimeoutPath, schemaIssues, valueAt } from './schema-issues.ts';
 import { SettingsError } from './settings-error.ts';
 import { formatJsonPath, type SettingsIssue } from './settings-issue.ts';
 import type { SettingsLayer } from './settings-layer.ts';
-import { settingsFileSchema } from './settings-schema.ts';
+import { agentTypeSchema, settingsFileSchema } from './settings-schema.ts';
 import { isJsonObject } from '../../wire/json-object.ts';
 import { readPolicySettings, type FilePolicySettings } from './policy-settings.ts';
 import { parseJsonText, type JsonDuplicateKey } from '../../wire/json-text.ts';
@@ -30,6 +30,40 @@ export interface ParsedSettingsFile {
   /** `disableAllHooks` as written (never true in the project or local layers). */
   readonly disableAllHooks: boolean;
   readonly groups: readonly HookGroupConfig[];
+  /** The `agents` of the file, in document order. */
+  readonly agents: readonly AgentTypeSetting[];
+}
+
+/** An agent type of a settings file's `agents`, and where it was written. */
+export interface AgentTypeSetting {
+  readonly name: string;
+  readonly description: string;
+  readonly prompt: string;
+  readonly tools?: readonly string[];
+  readonly model?: string;
+  readonly file: string;
+  readonly layer: SettingsLayer;
+}
+
+/** The `agents` of a validated settings file. */
+function readAgentTypes(raw: unknown, origin: SettingsTextOrigin): AgentTypeSetting[] {
+  if (!isJsonObject(raw) || !isJsonObject(raw.agents)) return [];
+  return Object.entries(raw.agents).flatMap(([name, value]) => {
+    const checked = agentTypeSchema.safeParse(value);
+    if (!checked.success) return [];
+    const { description, prompt, tools, model } = checked.data;
+    return [
+      {
+        name,
+        description,
+        prompt,
+        ...(tools === undefined ? {} : { tools }),
+        ...(model === undefined ? {} : { model }),
+        file: origin.file,
+        layer: origin.layer,
+      },
+    ];
+  });
 }
 
 /** Where a settings text came from. */
@@ -137,6 +171,7 @@ export function readSettingsText(text: string, origin: SettingsTextOrigin): Sett
       policy,
       disableAllHooks: policy.disableAllHooks,
       groups,
+      agents: readAgentTypes(raw, origin),
     },
     issues,
   };

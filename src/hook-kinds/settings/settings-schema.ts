@@ -92,6 +92,24 @@ export const permissionsSchema = z
   })
   .meta({ id: 'SettingsPermissions', description: 'Permission rules and mode for tool calls.' });
 
+/** One agent type of the `agent` tool (see the README's "Subagents"). */
+export const agentTypeSchema = z
+  .strictObject({
+    description: z.string().regex(/\S/).meta({
+      description: 'What this agent does and when to use it: the model reads it to choose a type.',
+    }),
+    prompt: z.string().regex(/\S/).meta({ description: "The subagent's system prompt." }),
+    tools: z.array(z.string()).optional().meta({
+      description:
+        'The tools it may call, by name (a subset of the main agent\'s). Default: all of them (without "agent" at the nesting limit).',
+    }),
+    model: z.string().optional().meta({
+      description:
+        'The model, as a --model spec ("anthropic:claude-haiku-4-5"), or "inherit" (default): the main agent\'s.',
+    }),
+  })
+  .meta({ id: 'SettingsAgentType', description: 'An agent type for the agent tool.' });
+
 /** A whole settings file. */
 export const settingsFileSchema = z
   .strictObject({
@@ -116,6 +134,13 @@ export const settingsFileSchema = z
           'Variables the shell tool (and hooks with "environment": "scrubbed") keep although their names look like credentials, e.g. ["GITHUB_TOKEN"]. From files inside the project they apply once trusted.',
       }),
     hooks: hooksByEventSchema.optional(),
+    agents: z
+      .record(z.string().regex(/^[A-Za-z0-9][A-Za-z0-9_.-]*$/), agentTypeSchema)
+      .optional()
+      .meta({
+        description:
+          'Agent types for the agent tool, by name; a later layer replaces a type of the same name, and these replace .hookwire/agents/NAME.md files.',
+      }),
   })
   .meta({ title: 'hookwire settings', description: 'Command hooks for hookwire.' });
 
