@@ -197,6 +197,17 @@ export {
   type RunStatus,
   type Tool,
   type ToolExecutionContext,
+  AGENT_TOOL_NAME,
+  AgentTypeError,
+  GENERAL_PURPOSE_AGENT,
+  loadAgentFiles,
+  parseAgentFile,
+  toolPairingProblems,
+  type AgentType,
+  type AgentTypeDefinition,
+  type CompactionOutcome,
+  type CompactOptions,
+  type SubagentOptions,
 } from './loop/index.ts';
 
 // built-in tools (no SDKs involved)

@@ -93,6 +93,11 @@ export interface LanguageModel {
   readonly provider: string;
   /** The model id sent to the provider. */
   readonly modelId: string;
+  /**
+   * The model's context window in tokens, when the adapter knows it: the loop's default context
+   * budget (`maxContextTokens`), past which it compacts the history. Absent: unknown.
+   */
+  readonly contextWindow?: number;
   /** One blocking call. */
   generate(request: ModelRequest, options?: ModelCallOptions): Promise<ModelResponse>;
   /** One streaming call; the iterable ends with exactly one `finish` part. */

@@ -38,6 +38,7 @@ import {
   type RepairedHistory,
 } from './transcript.ts';
 import type { AgentPermissions } from './permission-step.ts';
+import { subagentConfig, withAgentTool, type SubagentOptions } from './subagent.ts';
 
 /** Options of `createAgent`. */
 export interface AgentOptions {
@@ -81,6 +82,17 @@ export interface AgentOptions {
    * `otelTracer()` from `hookwire/otel`.
    */
   readonly tracer?: LoopTracer;
+  /**
+   * Subagents: adds the built-in `agent` tool, which runs a child loop of one of these agent
+   * types (see `subagent.ts`). Default: none (no `agent` tool).
+   */
+  readonly subagents?: SubagentOptions;
+  /**
+   * The context budget in tokens: when the next request would exceed it, the history is
+   * compacted first (see `compact-step.ts`). Default: the model's `contextWindow` when its
+   * adapter knows it, else off. A provider's too-long rejection compacts in any case.
+   */
+  readonly maxContextTokens?: number;
 }
 
 /** Options of `Agent.openSession`. */
@@ -140,9 +152,16 @@ export function createAgent(options: AgentOptions): Agent {
     options.systemInstruction === undefined
       ? options.settings
       : { ...options.settings, systemInstruction: options.systemInstruction };
+  const subagents = options.subagents === undefined ? undefined : subagentConfig(options.subagents);
+  const maxContextTokens = options.maxContextTokens ?? options.model.contextWindow;
+  if (
+    maxContextTokens !== undefined &&
+    (!Number.isInteger(maxContextTokens) || maxContextTokens < 1)
+  )
+    throw new RangeError(`maxContextTokens must be a positive integer, got ${maxContextTokens}`);
   const config: AgentConfig = {
     model: options.model,
-    tools: options.tools,
+    tools: subagents === undefined ? options.tools : withAgentTool(options.tools, subagents.types),
     hooks: options.hooks ?? NO_HOOKS,
     settings,
     agentName: options.agentName,
@@ -152,6 +171,9 @@ export function createAgent(options: AgentOptions): Agent {
     closingHookBudgetMs: options.closingHookBudgetMs ?? DEFAULT_CLOSING_HOOK_BUDGET_MS,
     permissions: options.permissions,
     tracer: options.tracer,
+    subagents,
+    depth: 0,
+    maxContextTokens,
   };
   const cwd = resolve(options.cwd);
   const sessionsDir =

@@ -118,7 +118,10 @@ export async function compactHistory(
     undefined;
 
   if (!run.budget.take())
-    return { kind: 'skipped', reason: `the summary needs a model call: ${run.budget.exhaustedReason()}` };
+    return {
+      kind: 'skipped',
+      reason: `the summary needs a model call: ${run.budget.exhaustedReason()}`,
+    };
   const request = summarizationRequest(config.model.modelId, plan.summarized, instructions);
   const response = await run.settle(config.model.generate(request, { signal: run.signal }));
   const summary = textOf(response.content).trim();
@@ -142,7 +145,13 @@ export async function compactHistory(
     time: new Date().toISOString(),
   });
   session.transcript.commit();
-  run.emit({ type: 'compaction', trigger, summarizedMessages: plan.index, tokensBefore, tokensAfter });
+  run.emit({
+    type: 'compaction',
+    trigger,
+    summarizedMessages: plan.index,
+    tokensBefore,
+    tokensAfter,
+  });
   await run.fire('postCompact', () => ({ trigger, summary, tokensBefore, tokensAfter }));
   return { kind: 'compacted', summary, tokensBefore, tokensAfter, summarizedMessages: plan.index };
 }

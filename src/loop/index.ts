@@ -41,3 +41,26 @@ export {
   type AgentPermissions,
   type PermissionOutcome,
 } from './permission-step.ts';
+export {
+  AGENT_TOOL_NAME,
+  DEFAULT_MAX_AGENT_DEPTH,
+  childTranscriptPath,
+  type SubagentOptions,
+} from './subagent.ts';
+export {
+  AgentTypeError,
+  GENERAL_PURPOSE_AGENT,
+  loadAgentFiles,
+  parseAgentFile,
+  type AgentType,
+  type AgentTypeDefinition,
+  type ParsedAgentFile,
+} from './agent-types.ts';
+export {
+  CHARS_PER_TOKEN,
+  estimateMessageTokens,
+  planCompaction,
+  toolPairingProblems,
+  type CompactionPlan,
+} from './compaction.ts';
+export type { CompactionOutcome } from './compact-step.ts';

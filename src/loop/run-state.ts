@@ -6,7 +6,9 @@
 import { randomUUID } from 'node:crypto';
 import type { FinishReason, GenerationSettings, LanguageModel, Message } from '../content/index.ts';
 import type { AgentHook, Awaitable } from '../hooks/agent-hook.ts';
-import type { HookReport, SessionInfo } from '../events/context.ts';
+import type { HookReport, SessionInfo, SubagentIdentity } from '../events/context.ts';
+import type { ContextUsage } from './compaction.ts';
+import type { SubagentConfig } from './subagent.ts';
 import {
   EVENT_DEFINITIONS,
   HOOK_METHOD,
@@ -44,6 +46,12 @@ export interface AgentConfig {
   readonly permissions: AgentPermissions | undefined;
   /** Where spans go; none by default (no span is built). */
   readonly tracer: LoopTracer | undefined;
+  /** The `agent` tool's types and depth limit; `undefined`: no subagents. */
+  readonly subagents: SubagentConfig | undefined;
+  /** How deep this agent is nested: 0 for the main agent, 1 for its subagents, … */
+  readonly depth: number;
+  /** The context budget that triggers compaction (estimated tokens); `undefined`: off. */
+  readonly maxContextTokens: number | undefined;
 }
 
 /** What a session keeps between runs. */
@@ -64,6 +72,16 @@ export interface SessionState {
   readonly pendingReports: HookReport[];
   /** The session's span, open from `openSession` to `close` (with a tracer). */
   readonly span: LoopSpan | undefined;
+  /** What the last model call's usage says about the history's size (see `compaction.ts`). */
+  contextUsage?: ContextUsage | undefined;
+}
+
+/** What a subagent's run takes from its parent's. */
+export interface ChildRunOptions {
+  readonly parent: RunState;
+  readonly agent: SubagentIdentity;
+  /** The child's own transcript. */
+  readonly transcriptPath: string;
 }
 
 /**
@@ -112,6 +130,8 @@ export interface TurnState {
   continuations: number;
   /** Invalid tool calls answered with their error in this turn (`invalidToolCallsPerTurn`). */
   invalidToolCalls: number;
+  /** True once this turn compacted after a provider rejected a request as too long. */
+  compactedAfterRejection: boolean;
   /** A Stop block's reason, waiting to continue the turn (dropped if the turn is cancelled first). */
   pendingContinuation: string | undefined;
   /**
@@ -198,16 +218,44 @@ export class RunState {
   modelCallSpan: LoopSpan | undefined;
   /** With a tracer: the open tool-call spans by call id (tool calls run concurrently). */
   readonly toolSpans = new Map<string, LoopSpan>();
+  /** Set when this run is a subagent's (see `subagent.ts`). */
+  readonly child: ChildRunOptions | undefined;
+  readonly #detach: (() => void) | undefined;
 
-  constructor(config: AgentConfig, session: SessionState, streaming: boolean) {
+  /**
+   * A run of `session`. With `child`, a subagent's run: it shares the parent's model-call budget,
+   * its signal follows the parent's (cancelling the parent cancels it), its hook reports and hook
+   * outcomes also go on the parent's event stream, and its context names the agent.
+   */
+  constructor(
+    config: AgentConfig,
+    session: SessionState,
+    streaming: boolean,
+    child?: ChildRunOptions,
+  ) {
     this.config = config;
     this.session = session;
     this.hooks = config.hooks;
     this.observed = observedKinds(config.hooks);
     this.streaming = streaming;
     this.signal = this.controller.signal;
-    this.budget = new ModelCallBudget(config.maxModelCalls);
+    this.child = child;
+    if (child === undefined) {
+      this.budget = new ModelCallBudget(config.maxModelCalls);
+    } else {
+      const parent = child.parent;
+      this.budget = parent.budget;
+      const forward = (): void => {
+        this.controller.abort(parent.signal.reason);
+      };
+      if (parent.signal.aborted) forward();
+      else parent.signal.addEventListener('abort', forward, { once: true });
+      this.#detach = () => {
+        parent.signal.removeEventListener('abort', forward);
+      };
+    }
     this.context = new RunHookContext({
+      ...(child === undefined ? {} : { agent: child.agent }),
       runId: randomUUID(),
       isStreaming: streaming,
       ...(config.agentName === undefined ? {} : { agentName: config.agentName }),
@@ -247,7 +295,18 @@ export class RunState {
   }
 
   emit(event: RunEvent): void {
-    this.events.push(event);
+    const child = this.child;
+    if (child === undefined) {
+      this.events.push(event);
+      return;
+    }
+    // A subagent's own events stay in its transcript; what hooks said reaches the parent's stream.
+    if (event.type === 'hook-report' || event.type === 'hook') child.parent.emit(event);
+  }
+
+  /** Stops following the parent's signal (a subagent's run, once it ended). */
+  detach(): void {
+    this.#detach?.();
   }
 
   record(record: TranscriptRecord): void {
@@ -384,6 +443,7 @@ export class RunState {
    */
   closingContext(): RunHookContext {
     const context = new RunHookContext({
+      ...(this.child === undefined ? {} : { agent: this.child.agent }),
       runId: this.context.runId,
       isStreaming: this.streaming,
       ...(this.config.agentName === undefined ? {} : { agentName: this.config.agentName }),

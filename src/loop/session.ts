@@ -18,7 +18,18 @@ import {
 } from './run-state.ts';
 import { runTurn } from './turn-runner.ts';
 import { activeTracer } from './tracer.ts';
+import { compactHistory, nextRequestTokens, type CompactionOutcome } from './compact-step.ts';
 import type { Message } from '../content/index.ts';
+
+/** Options of `Session.compact`. */
+export interface CompactOptions {
+  /** Instructions for the summary (hooks' PreCompact instructions are added after them). */
+  readonly instructions?: string;
+  /** Cancels the compaction (the summary's model call). */
+  readonly signal?: AbortSignal;
+  /** Receives hook messages and warnings raised meanwhile. */
+  readonly onReport?: (report: HookReport) => void;
+}
 
 /** Options of one run. */
 export interface RunOptions {
@@ -176,6 +187,51 @@ export class Session {
     run.events.close();
     this.#active = undefined;
     return result;
+  }
+
+  /**
+   * Compacts the history now (trigger `manual`): PreCompact (its hooks' instructions join
+   * `instructions`), the model's summary of the older messages, the `compaction` transcript
+   * record, PostCompact; see `compact-step.ts`. The summary is one model call. Throws `LoopError`
+   * (`session_busy`) while a run is active, (`session_closed`) after `close`. Hook messages and
+   * warnings go to `onReport` (and the transcript).
+   */
+  async compact(options: CompactOptions = {}): Promise<CompactionOutcome> {
+    if (this.#closed) {
+      throw new LoopError(
+        'session_closed',
+        `Session ${this.sessionId} is closed; resume it to compact it.`,
+      );
+    }
+    if (this.#active !== undefined) {
+      throw new LoopError(
+        'session_busy',
+        `Session ${this.sessionId} is running; compact it once the run has ended.`,
+      );
+    }
+    const run = new RunState(this.#config, this.#state, false);
+    const external = options.signal;
+    const forward = (): void => {
+      run.controller.abort('the compaction was cancelled');
+    };
+    if (external?.aborted === true) forward();
+    else external?.addEventListener('abort', forward, { once: true });
+    for (const report of this.#state.pendingReports.splice(0)) options.onReport?.(report);
+    try {
+      return await compactHistory(
+        run,
+        undefined,
+        'manual',
+        options.instructions,
+        nextRequestTokens(run),
+      );
+    } finally {
+      external?.removeEventListener('abort', forward);
+      run.events.close();
+      for await (const event of run.events)
+        if (event.type === 'hook-report') options.onReport?.(event.report);
+      await this.#state.transcript.flush();
+    }
   }
 
   /**

@@ -24,11 +24,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Tool } from './tool.ts';
 import { ToolRegistry } from './tool-registry.ts';
-import {
-  agentTypesByName,
-  GENERAL_PURPOSE_AGENT,
-  type AgentType,
-} from './agent-types.ts';
+import { agentTypesByName, GENERAL_PURPOSE_AGENT, type AgentType } from './agent-types.ts';
 import { CancelledError } from './loop-error.ts';
 import { RunState, type AgentConfig, type SessionState } from './run-state.ts';
 import { TranscriptWriter, TRANSCRIPT_VERSION } from './transcript.ts';

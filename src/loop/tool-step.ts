@@ -26,6 +26,7 @@ import { endToolCallSpan, startToolCallSpan, type ToolCallStatus } from './run-t
 import type { LoopSpan } from './tracer.ts';
 import { ToolRegistry } from './tool-registry.ts';
 import { checkPermission } from './permission-step.ts';
+import { isSubagentTool, runSubagent } from './subagent.ts';
 
 type Plan =
   | { readonly kind: 'run'; readonly call: ToolCallBlock; readonly args: unknown }
@@ -414,9 +415,16 @@ async function executeCallBody(run: RunState, plan: Plan): Promise<CallOutcome> 
   const tool = run.config.tools?.get(call.name);
   try {
     if (tool === undefined) throw new Error(`tool "${call.name}" is not registered`);
-    result = await run.settle(
-      tool.execute(args, { signal: run.signal, cwd: run.session.info.cwd, toolCallId: call.id }),
-    );
+    if (isSubagentTool(tool)) {
+      // The `agent` tool runs a child loop through this run's hooks (see subagent.ts).
+      const outcome = await runSubagent(run, call.id, args);
+      result = outcome.result;
+      if (outcome.stop !== undefined) stop = outcome.stop;
+    } else {
+      result = await run.settle(
+        tool.execute(args, { signal: run.signal, cwd: run.session.info.cwd, toolCallId: call.id }),
+      );
+    }
   } catch (thrown) {
     if (thrown instanceof CancelledError || run.signal.aborted)
       throw new CancelledError(run.cancelReason());

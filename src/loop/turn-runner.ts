@@ -18,6 +18,7 @@
  */
 import { textOf, type ContentBlock } from '../content/index.ts';
 import { CancelledError } from './loop-error.ts';
+import { compactAfterRejection, compactIfNeeded } from './compact-step.ts';
 import { runModelStep } from './model-step.ts';
 import { endTurnSpan, startTurnSpan } from './run-telemetry.ts';
 import type { RunState, TurnEnd, TurnState } from './run-state.ts';
@@ -47,6 +48,7 @@ export async function runTurn(run: RunState, prompt: string): Promise<TurnEnd> {
     promptIndex: -1,
     continuations: 0,
     invalidToolCalls: 0,
+    compactedAfterRejection: false,
     pendingContinuation: undefined,
     stopCompleted: false,
   };
@@ -61,8 +63,11 @@ export async function runTurn(run: RunState, prompt: string): Promise<TurnEnd> {
       end = { status: 'failed', reason: failure.message, error: failure, endsRun: true };
     }
   }
-  if (end.status === 'cancelled' && !turn.stopCompleted) await fireInterrupt(run, turn);
-  if (end.status === 'failed') await fireStopFailure(run, turn, end);
+  // A subagent's end is its parent's tool result: the parent's turn fires its own end events.
+  if (run.child === undefined) {
+    if (end.status === 'cancelled' && !turn.stopCompleted) await fireInterrupt(run, turn);
+    if (end.status === 'failed') await fireStopFailure(run, turn, end);
+  }
   if (run.turnSpan !== undefined) {
     endTurnSpan(run.turnSpan, end.status, end.reason);
     run.turnSpan = undefined;
@@ -89,7 +94,11 @@ async function runTurnBody(run: RunState, turn: TurnState): Promise<TurnEnd> {
   const sessionContext = session.pendingContext;
   session.pendingContext = undefined;
   let promptContext: string | undefined;
-  const action = await run.fire('promptSubmit', () => ({ prompt: turn.prompt }));
+  // A subagent's prompt comes from its parent's `agent` call, not from the user.
+  const action =
+    run.child === undefined
+      ? await run.fire('promptSubmit', () => ({ prompt: turn.prompt }))
+      : undefined;
   if (action !== undefined) {
     if (action.kind === 'deny') {
       // The prompt is discarded; the session context waits for the next prompt.
@@ -128,9 +137,21 @@ async function runTurnBody(run: RunState, turn: TurnState): Promise<TurnEnd> {
       turn.pendingContinuation = undefined;
       turn.stopCompleted = false;
     }
+    const compacted = await compactIfNeeded(run, turn);
+    if (compacted !== undefined) return compacted;
     const step = await runModelStep(run, turn);
     if (step.kind === 'retry') continue;
-    if (step.kind === 'end') return step.end;
+    if (step.kind === 'end') {
+      // A request the provider rejected as too long: compact once, then try again.
+      const afterRejection = await compactAfterRejection(run, turn, step.end.error);
+      if (afterRejection === 'retry') continue;
+      return afterRejection ?? step.end;
+    }
+    const promptTokens = step.response.usage?.promptTokens;
+    session.contextUsage =
+      promptTokens === undefined
+        ? undefined
+        : { messages: step.request.contents.length, promptTokens };
     run.lastAnswer = textOf(step.response.content);
     if (step.toolCalls.length > 0) {
       const ended = await runToolStep(
@@ -167,16 +188,29 @@ async function fireStop(run: RunState, turn: TurnState): Promise<TurnEnd | undef
   const completed: TurnEnd = { status: 'completed', endsRun: false };
   // A queued prompt runs next: this turn is not the end of the user's request, so no Stop.
   if (session.queue.length > 0) return completed;
-  if (!run.observed.stop) return completed;
+  const child = run.child;
+  if (!run.observed[child === undefined ? 'stop' : 'subagentStop']) return completed;
   run.throwIfCancelled();
   const budget = run.config.stopContinuationsPerTurn;
-  const action = await run.fire('stop', () => ({
-    stopHookActive: turn.continuations > 0,
-    prompt: turn.prompt,
-    promptResponse: run.lastAnswer,
-    continuations: turn.continuations,
-    continuationBudget: budget,
-  }));
+  // A subagent's answer fires SubagentStop instead of Stop, with the same budget and effects.
+  const action =
+    child === undefined
+      ? await run.fire('stop', () => ({
+          stopHookActive: turn.continuations > 0,
+          prompt: turn.prompt,
+          promptResponse: run.lastAnswer,
+          continuations: turn.continuations,
+          continuationBudget: budget,
+        }))
+      : await run.fire('subagentStop', () => ({
+          agentId: child.agent.id,
+          agentType: child.agent.type,
+          stopHookActive: turn.continuations > 0,
+          result: run.lastAnswer,
+          agentTranscriptPath: child.transcriptPath,
+          continuations: turn.continuations,
+          continuationBudget: budget,
+        }));
   if (action === undefined) return completed;
   // The turn was cancelled while the Stop hook ran: its answer is discarded.
   run.throwIfCancelled();
@@ -194,8 +228,8 @@ async function fireStop(run: RunState, turn: TurnState): Promise<TurnEnd | undef
   if (turn.continuations >= budget) {
     run.report({
       level: 'warning',
-      text: `a Stop hook blocked again ("${action.reason}"), but this turn already continued ${turn.continuations} time(s) (stopContinuationsPerTurn: ${budget}); the turn ends`,
-      event: 'stop',
+      text: `a ${child === undefined ? 'Stop' : 'SubagentStop'} hook blocked again ("${action.reason}"), but this ${child === undefined ? 'turn' : 'subagent'} already continued ${turn.continuations} time(s) (stopContinuationsPerTurn: ${budget}); ${child === undefined ? 'the turn ends' : 'its answer stands'}`,
+      event: child === undefined ? 'stop' : 'subagentStop',
     });
     return completed;
   }
