@@ -2,7 +2,7 @@
  * The loop layer's public surface: every export here is public API.
  */
 export { createAgent, type Agent, type AgentOptions, type OpenSessionOptions } from './agent.ts';
-export { Session, type RunOptions } from './session.ts';
+export { Session, type CompactOptions, type RunOptions } from './session.ts';
 export type { RunEvent, RunHandle, RunResult, RunStatus } from './run-events.ts';
 export type { AgentConfig } from './run-state.ts';
 export { LoopError } from './loop-error.ts';
