@@ -70,9 +70,13 @@ const LABEL: Partial<Record<HookEventKind, string>> = {
   toolCall: 'PreToolUse',
   toolResult: 'PostToolUse',
   toolFailure: 'PostToolUseFailure',
+  subagentStart: 'SubagentStart',
+  subagentStop: 'SubagentStop',
   stop: 'Stop',
   stopFailure: 'StopFailure',
   interrupt: 'Interrupt',
+  preCompact: 'PreCompact',
+  postCompact: 'PostCompact',
   notification: 'Notification',
   sessionEnd: 'SessionEnd',
 };
@@ -91,7 +95,13 @@ function describeEvent(kind: HookEventKind, event: Record<string, unknown>): str
     case 'toolFailure':
       return `${label}:${String(event.toolName)}`;
     case 'stop':
+    case 'subagentStop':
       return `${label}(active=${String(event.stopHookActive)})`;
+    case 'subagentStart':
+      return `${label}:${String(event.agentType)}`;
+    case 'preCompact':
+    case 'postCompact':
+      return `${label}:${String(event.trigger)}`;
     case 'sessionStart':
       return `${label}:${String(event.source)}`;
     case 'notification':
