@@ -5,6 +5,7 @@ import type { HooksTrustOptions } from './commands/hooks-trust.ts';
 import type { HooksStatsOptions } from './commands/hooks-stats.ts';
 import type { TraceCommandOptions } from './commands/trace.ts';
 import type { RunCommandOptions } from './commands/run.ts';
+import type { CompactCommandOptions } from './commands/compact.ts';
 import { packageVersion } from './package-version.ts';
 import { reportError } from './report-error.ts';
 import { collectRepeated } from './collect-repeated.ts';
@@ -99,6 +100,14 @@ export function createProgram(): Command {
     .option(
       '--resume <id>',
       'continue the session with this id (SessionStart fires with source "resume")',
+    )
+    .option(
+      '--max-context-tokens <n>',
+      "compact the history (PreCompact, a summary of the older turns, PostCompact) when the next request would exceed this many tokens (default: the model's known window, else off)",
+    )
+    .option(
+      '--max-agent-depth <n>',
+      'how deep subagents of the agent tool may nest (default 1: subagents have no agent tool)',
     )
     .option(
       '--record-requests <file>',
@@ -278,6 +287,25 @@ export function createProgram(): Command {
       action(async (sessionId: string, options: TraceCommandOptions) => {
         const { traceCommand } = await import('./commands/trace.ts');
         return traceCommand(sessionId, options);
+      }),
+    );
+
+  program
+    .command('compact')
+    .description(
+      'Compact a session now (PreCompact with trigger "manual", a summary of the older turns, PostCompact); --resume continues from it.',
+    )
+    .argument('<session-id>', "the session (its transcript in the project's .hookwire/sessions)")
+    .requiredOption('--model <spec>', 'the model that writes the summary (as for run)')
+    .option('--base-url <url>', 'send the request to this server or gateway')
+    .option('--instructions <text>', 'what the summary should keep (PreCompact hooks may add more)')
+    .option('--settings <file>', SETTINGS_HELP, collectRepeated)
+    .option('--cwd <dir>', CWD_HELP)
+    .option('--trust-project', TRUST_PROJECT_HELP)
+    .action(
+      action(async (sessionId: string, options: CompactCommandOptions) => {
+        const { compactCommand } = await import('./commands/compact.ts');
+        return compactCommand(sessionId, options);
       }),
     );
 

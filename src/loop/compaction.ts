@@ -51,7 +51,7 @@ export function estimateTextTokens(text: string): number {
 function jsonLength(value: unknown): number {
   if (typeof value === 'string') return value.length;
   try {
-    return JSON.stringify(value)?.length ?? 0;
+    return (JSON.stringify(value) as string | undefined)?.length ?? 0;
   } catch {
     return 0;
   }
@@ -186,7 +186,7 @@ function quote(text: string): string {
 function json(value: unknown): string {
   if (typeof value === 'string') return value;
   try {
-    return JSON.stringify(value) ?? 'null';
+    return (JSON.stringify(value) as string | undefined) ?? 'null';
   } catch {
     return String(value);
   }

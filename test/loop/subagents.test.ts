@@ -87,7 +87,7 @@ describe.each(SURFACES)('subagents ($name)', ({ streaming }) => {
     expect(result.modelCalls).toBe(4); // the child's two calls count toward the run's budget
     expect(seen).toEqual([
       { tool: 'agent', agent: undefined },
-      { tool: 'echo', agent: { id: expect.stringMatching(/^agent-/), type: 'counter' } },
+      { tool: 'echo', agent: { id: expect.stringMatching(/^agent-/) as unknown, type: 'counter' } },
     ]);
     // The child's request had its own history, its type's prompt and tools (no agent tool).
     const childRequest = model.requests.find((request) => isChild(request));
@@ -104,7 +104,7 @@ describe.each(SURFACES)('subagents ($name)', ({ streaming }) => {
     expect(parentTool).toMatchObject({
       type: 'tool_response',
       callId: 'a1',
-      result: expect.stringContaining('child saw:'),
+      result: expect.stringContaining('child saw:') as unknown,
     });
     expect(log).toEqual([
       'SessionStart:startup',
@@ -257,7 +257,7 @@ describe.each(SURFACES)('subagents ($name)', ({ streaming }) => {
     expect(log).toContain('SubagentStart:general-purpose');
     expect(session.history[2]?.blocks[0]).toMatchObject({
       callId: 'a1',
-      error: expect.stringContaining('cancelled'),
+      error: expect.stringContaining('cancelled') as unknown,
     });
   });
 

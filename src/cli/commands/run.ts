@@ -11,6 +11,7 @@ import {
 import { createAgent, ToolRegistry, type RunResult, type Session } from '../../loop/index.ts';
 import { CliError } from '../cli-error.ts';
 import { resolveModel } from '../model-spec.ts';
+import { loadAgentTypes } from '../agent-types.ts';
 import { createRunOutput } from '../output/create-run-output.ts';
 import type { OutputFormat } from '../output/run-output.ts';
 import { otlpExportRequested, startOtlpExport, type OtlpExport } from '../otlp-export.ts';
@@ -31,6 +32,10 @@ export interface RunCommandOptions extends SettingsCommandOptions {
   readonly maxModelCalls?: string;
   readonly maxInvalidToolCalls?: string;
   readonly resume?: string;
+  /** `--max-context-tokens N`: the compaction budget. */
+  readonly maxContextTokens?: string;
+  /** `--max-agent-depth N`: how deep subagents nest. */
+  readonly maxAgentDepth?: string;
   readonly recordRequests?: string;
   readonly outputFormat: OutputFormat;
   /** `on` (default): the streaming surface; `off`: the blocking one. */
@@ -86,6 +91,15 @@ function parseMaxInvalidToolCalls(value: string | undefined): number | undefined
   return count;
 }
 
+/** A positive whole number option, or `undefined`. */
+export function parsePositive(value: string | undefined, flag: string): number | undefined {
+  if (value === undefined) return undefined;
+  const count = Number(value);
+  if (!/^\d+$/.test(value.trim()) || !Number.isSafeInteger(count) || count < 1)
+    throw new CliError(`${flag} must be a positive whole number, got "${value}"`);
+  return count;
+}
+
 async function readPrompt(argument: string | undefined): Promise<string> {
   if (argument !== undefined) {
     if (argument.trim() === '')
@@ -123,6 +137,8 @@ export async function runCommand(
 ): Promise<number> {
   const maxModelCalls = parseMaxModelCalls(options.maxModelCalls);
   const invalidToolCallsPerTurn = parseMaxInvalidToolCalls(options.maxInvalidToolCalls);
+  const maxContextTokens = parsePositive(options.maxContextTokens, '--max-context-tokens');
+  const maxAgentDepth = parsePositive(options.maxAgentDepth, '--max-agent-depth');
   const projectDir = projectDirOf(options);
   const output = createRunOutput(options.outputFormat);
   if (options.sandbox === true) await requireSandbox('--sandbox needs bubblewrap (bwrap)');
@@ -177,8 +193,11 @@ export async function runCommand(
     return [signal, handler] as const;
   });
   try {
-    const baseModel = await resolveModel(options.model, modelOptions);
+    const modelOf = (spec: string) => resolveModel(spec, modelOptions);
+    const baseModel = await modelOf(options.model);
     modelResolved(baseModel);
+    const agentTypes = await loadAgentTypes(settings, projectDir, process.env, modelOf);
+    for (const warning of agentTypes.warnings) process.stderr.write(`hookwire: ${warning}\n`);
     const prompt = await readPrompt(promptArgument);
     if (otlpExportRequested(options.otel, process.env))
       otlp = await startOtlpExport(packageVersion(), process.env);
@@ -215,6 +234,11 @@ export async function runCommand(
       ...(maxModelCalls === undefined ? {} : { maxModelCalls }),
       ...(invalidToolCallsPerTurn === undefined ? {} : { invalidToolCallsPerTurn }),
       ...(otlp === undefined ? {} : { tracer: otlp.tracer }),
+      subagents: {
+        types: agentTypes.types,
+        ...(maxAgentDepth === undefined ? {} : { maxDepth: maxAgentDepth }),
+      },
+      ...(maxContextTokens === undefined ? {} : { maxContextTokens }),
     });
     session = await agent.openSession(
       options.resume === undefined ? {} : { sessionId: options.resume, resume: true },
