@@ -186,7 +186,8 @@ function quote(text: string): string {
 function json(value: unknown): string {
   if (typeof value === 'string') return value;
   try {
-    return (JSON.stringify(value) as string | undefined) ?? 'null';
+    const text: string | undefined = JSON.stringify(value);
+    return text ?? 'null';
   } catch {
     return String(value);
   }
