@@ -186,8 +186,8 @@ function quote(text: string): string {
 function json(value: unknown): string {
   if (typeof value === 'string') return value;
   try {
-    const text: string | undefined = JSON.stringify(value);
-    return text ?? 'null';
+    // JSON.stringify answers undefined for undefined and functions: those read as `undefined`.
+    return String(JSON.stringify(value));
   } catch {
     return String(value);
   }
