@@ -184,10 +184,10 @@ function quote(text: string): string {
 }
 
 function json(value: unknown): string {
+  if (value === undefined) return 'undefined';
   if (typeof value === 'string') return value;
   try {
-    // JSON.stringify answers undefined for undefined and functions: those read as `undefined`.
-    return String(JSON.stringify(value));
+    return JSON.stringify(value);
   } catch {
     return String(value);
   }
