@@ -189,7 +189,7 @@ function json(value: unknown): string {
   try {
     return JSON.stringify(value);
   } catch {
-    return String(value);
+    return '[a value that is not JSON]';
   }
 }
 
