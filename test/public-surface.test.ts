@@ -11,10 +11,13 @@ describe('the public surface', () => {
   it('hookwire exports exactly these runtime names', () => {
     expect(Object.keys(hookwire).sort()).toMatchInlineSnapshot(`
       [
+        "AGENT_TOOL_NAME",
+        "AgentTypeError",
         "CompletionCallAction",
         "ContextAction",
         "FINISH_REASONS",
         "FinishReasonMap",
+        "GENERAL_PURPOSE_AGENT",
         "HOOK_EVENT_ALIASES",
         "HOOK_EVENT_NAMES",
         "HookError",
@@ -58,6 +61,7 @@ describe('the public surface', () => {
         "isFinishReason",
         "isTruncatedOutput",
         "listEffectiveHooks",
+        "loadAgentFiles",
         "loadHookSettings",
         "loadSettings",
         "mergeHookLLMRequest",
@@ -65,6 +69,7 @@ describe('the public surface', () => {
         "mergeRequestPatches",
         "message",
         "openHookSession",
+        "parseAgentFile",
         "parseHookStdout",
         "readTranscript",
         "reconcileFinishReason",
@@ -74,6 +79,7 @@ describe('the public surface', () => {
         "toHookLLMRequest",
         "toHookLLMResponse",
         "toolCallsOf",
+        "toolPairingProblems",
       ]
     `);
   });
