@@ -255,6 +255,7 @@ describe('hookwire run', () => {
         'glob',
         'grep',
         'shell',
+        'agent',
       ]);
     }
     expect(requests[0]?.['contents']).toEqual([
