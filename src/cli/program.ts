@@ -38,8 +38,12 @@ function action<Arguments extends unknown[]>(
 function addSettingsOptions(command: Command): Command {
   return command
     .option('--settings <file>', SETTINGS_HELP, collectRepeated)
-    .option('--cwd <dir>', CWD_HELP);
+    .option('--cwd <dir>', CWD_HELP)
+    .option('--no-dialects', NO_DIALECTS_HELP);
 }
+
+const NO_DIALECTS_HELP =
+  "do not read the other tools' settings files (.claude/settings*.json, .gemini/settings.json, .codex/hooks.json, ~/.kimi-code/config.toml)";
 
 /**
  * The `hookwire` command line: `run`, `hooks list`, `hooks validate`, `hooks fire`, `hooks stats`,
@@ -70,6 +74,7 @@ export function createProgram(): Command {
     .option('--settings <file>', SETTINGS_HELP, collectRepeated)
     .option('--cwd <dir>', CWD_HELP)
     .option('--trust-project', TRUST_PROJECT_HELP)
+    .option('--no-dialects', NO_DIALECTS_HELP)
     .addOption(
       new Option(
         '--permission-mode <mode>',
@@ -211,6 +216,7 @@ export function createProgram(): Command {
     )
     .option('--cwd <dir>', CWD_HELP)
     .option('--settings <file>', SETTINGS_HELP, collectRepeated)
+    .option('--no-dialects', NO_DIALECTS_HELP)
     .option('--yes', 'trust without asking (for scripts)')
     .addHelpText(
       'after',

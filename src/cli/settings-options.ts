@@ -18,6 +18,8 @@ export interface SettingsCommandOptions {
   readonly cwd?: string;
   /** `--trust-project` (run, hooks fire): trust the project's hooks for this invocation. */
   readonly trustProject?: boolean;
+  /** `--no-dialects` sets false: read none of the other tools' settings files. */
+  readonly dialects?: boolean;
 }
 
 /** The project directory of a command: `--cwd` resolved, else the working directory. */
@@ -80,6 +82,7 @@ export async function loadCommandSettings(
     projectDir: projectDirOf(options),
     settingsFiles: options.settings ?? [],
     trust: await commandTrust(options, trustAll),
+    ...(options.dialects === false ? { dialects: false } : {}),
   });
 }
 
@@ -98,7 +101,16 @@ export async function openCommandHookSession(
     projectDir: projectDirOf(options),
     settingsFiles: options.settings ?? [],
     trust: await commandTrust(options),
+    ...(options.dialects === false ? { dialects: false } : {}),
   });
+}
+
+/**
+ * Prints, once each, what could not be honoured in the other tools' settings files (a skipped
+ * hook, an ignored field, a file that exists and is not read) on stderr.
+ */
+export function printSettingsWarnings(settings: EffectiveSettings): void {
+  for (const warning of settings.warnings) process.stderr.write(`hookwire: warning: ${warning}\n`);
 }
 
 function shellQuote(text: string): string {

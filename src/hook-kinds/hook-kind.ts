@@ -16,6 +16,7 @@ import type { HookRunOutcome } from './command/hook-run.ts';
 import type { HookProcessOptions } from './command/run-hook-group.ts';
 import type { CommandRunner } from './command/runner/index.ts';
 import type { SettingsLayer } from './settings/settings-layer.ts';
+import type { DialectName } from './dialects/vocabulary.ts';
 
 /**
  * What settings parsing reads for every kind, whatever its `type`: these fields of the entry are
@@ -80,6 +81,11 @@ export interface HookRunRequest {
   readonly confinement?: HookProcessOptions;
   /** The per-session resources of the kinds that keep some (see `HookKind.open`). */
   readonly kinds?: HookKindStates;
+  /**
+   * The tool the hook's file was written for (`src/hook-kinds/dialects/`): its answer is read by
+   * that tool's rules (and a Gemini CLI command runs under bash). Absent for hookwire's own files.
+   */
+  readonly dialect?: DialectName;
 }
 
 /**

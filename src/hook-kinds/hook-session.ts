@@ -92,6 +92,12 @@ export interface HookSettingsOptions {
    * the trust record's. Without it every hook runs (a caller that vouches for its project).
    */
   readonly trust?: HookTrust;
+  /**
+   * Read the other tools' settings files (Claude Code, Gemini CLI, Codex, Kimi Code; see
+   * `src/hook-kinds/dialects/`) as tagged layers. Default true, within the `dialects` setting;
+   * false (`--no-dialects`) reads none.
+   */
+  readonly dialects?: boolean;
 }
 
 /**
@@ -105,6 +111,7 @@ export function loadHookSettings(options: HookSettingsOptions): Promise<Effectiv
     extraFiles: (options.settingsFiles ?? []).map((file) => resolve(baseDir, file)),
     ...(options.env === undefined ? {} : { env: options.env }),
     ...(options.trust === undefined ? {} : { trust: options.trust }),
+    ...(options.dialects === undefined ? {} : { dialects: options.dialects }),
   });
 }
 

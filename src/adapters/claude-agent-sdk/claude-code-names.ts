@@ -5,6 +5,8 @@
  * `WebFetch`, …) keep their names and fields.
  */
 
+import { toolTable } from '../../hook-kinds/dialects/vocabulary.ts';
+
 interface ToolMapping {
   /** hookwire's name of the tool. */
   readonly name: string;
@@ -12,15 +14,24 @@ interface ToolMapping {
   readonly fields?: Readonly<Record<string, string>>;
 }
 
-/** Claude Code tool name → hookwire's. */
-export const CLAUDE_CODE_TOOLS: Readonly<Record<string, ToolMapping>> = {
-  Bash: { name: 'shell' },
-  Read: { name: 'read_file', fields: { file_path: 'path' } },
-  Write: { name: 'write_file', fields: { file_path: 'path' } },
-  Edit: { name: 'edit_file', fields: { file_path: 'path' } },
-  Glob: { name: 'glob' },
-  Grep: { name: 'grep' },
-};
+/**
+ * Claude Code tool name → hookwire's, derived from the Claude Code dialect's table
+ * (`src/hook-kinds/dialects/vocabulary.ts`, the one place the names are kept). The bridge only
+ * renames: Claude's own tools run the calls, so fields hookwire's tools lack are kept.
+ */
+export const CLAUDE_CODE_TOOLS: Readonly<Record<string, ToolMapping>> = Object.fromEntries(
+  Object.entries(toolTable('claude')).map(([hookwire, mapping]) => {
+    const fields = Object.fromEntries(
+      Object.entries(mapping.fields)
+        .filter(([name, field]) => field.name !== name)
+        .map(([name, field]) => [field.name, name]),
+    );
+    return [
+      mapping.name,
+      Object.keys(fields).length === 0 ? { name: hookwire } : { name: hookwire, fields },
+    ];
+  }),
+);
 
 const BY_HOOKWIRE_NAME = new Map(
   Object.entries(CLAUDE_CODE_TOOLS).map(([claude, mapping]) => [mapping.name, claude]),

@@ -107,6 +107,11 @@ export function shellTool(options: ShellToolOptions = {}): Tool {
             maximum: maxTimeoutSeconds,
             description: `Seconds before the command is killed; default ${defaultTimeoutSeconds}.`,
           },
+          description: {
+            type: 'string',
+            description:
+              'What the command does, in a few words (for hooks and logs; it does not change what runs).',
+          },
         },
         required: ['command'],
         additionalProperties: false,

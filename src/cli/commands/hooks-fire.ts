@@ -7,6 +7,7 @@ import { parseJsonObjectInput } from '../json-input.ts';
 import { readStdin } from '../read-stdin.ts';
 import {
   openCommandHookSession,
+  printSettingsWarnings,
   untrustedNotice,
   type SettingsCommandOptions,
 } from '../settings-options.ts';
@@ -66,6 +67,7 @@ export async function hooksFireCommand(event: string, options: HooksFireOptions)
   try {
     const notice = untrustedNotice(session.settings, options);
     if (notice !== undefined) process.stderr.write(`${notice}\n`);
+    printSettingsWarnings(session.settings);
     const payload = await readPayload(options.input);
     const result = await fireCommandHooks(session.settings, event, payload, {
       runner: session.runner,

@@ -1,5 +1,9 @@
 import { listEffectiveHooks } from '../../hook-kinds/settings/index.ts';
-import { loadCommandSettings, type SettingsCommandOptions } from '../settings-options.ts';
+import {
+  loadCommandSettings,
+  printSettingsWarnings,
+  type SettingsCommandOptions,
+} from '../settings-options.ts';
 
 function plural(count: number, noun: string): string {
   return `${count} ${noun}${count === 1 ? '' : 's'}`;
@@ -13,6 +17,7 @@ function plural(count: number, noun: string): string {
  */
 export async function hooksValidateCommand(options: SettingsCommandOptions): Promise<number> {
   const settings = await loadCommandSettings(options);
+  printSettingsWarnings(settings);
   const hooks = listEffectiveHooks(settings).length;
   const files = settings.files.filter((file) => file.status === 'loaded').length;
   process.stdout.write(

@@ -21,6 +21,7 @@ import type { RecordingModel } from '../recording-model.ts';
 import {
   openCommandHookSession,
   projectDirOf,
+  printSettingsWarnings,
   untrustedNotice,
   type SettingsCommandOptions,
 } from '../settings-options.ts';
@@ -164,6 +165,7 @@ export async function runCommand(
   const { settings } = hookSession;
   const notice = untrustedNotice(settings, options);
   if (notice !== undefined) process.stderr.write(`${notice}\n`);
+  printSettingsWarnings(settings);
   if (options.sandbox !== true && hooksNeedSandbox(settings)) {
     await requireSandbox('a hook with "sandbox": true needs bubblewrap (bwrap)').catch(
       async (error: unknown) => {

@@ -18,6 +18,7 @@ function optionsOf(row: EffectiveHookRow): string {
   if (row.sequential) options.push('sequential');
   if (row.sandbox === true) options.push('sandbox');
   if (row.environment === 'scrubbed') options.push('scrubbed-env');
+  if (row.if !== undefined) options.push(`if=${row.if}`);
   return options.length === 0 ? '-' : options.join(',');
 }
 
@@ -27,7 +28,7 @@ function cellsOf(row: EffectiveHookRow): string[] {
     event,
     row.matcher,
     row.name,
-    row.layer,
+    row.dialect === undefined ? row.layer : `${row.layer}/${row.dialect}`,
     row.timeout,
     optionsOf(row),
     row.status,
@@ -68,7 +69,8 @@ export function formatHooksTable(
     out.push(...alignColumns([HEADINGS, ...rows.map(cellsOf)]));
     out.push('', 'Defined in:');
     rows.forEach((row) => {
-      out.push(`  ${row.event} ${row.name}: ${row.file} at ${row.path}`);
+      const dialect = row.dialect === undefined ? '' : ` (${row.dialect} dialect)`;
+      out.push(`  ${row.event} ${row.name}: ${row.file} at ${row.path}${dialect}`);
       for (const other of row.alsoDefinedIn) out.push(`    also defined in ${other} (runs once)`);
       if (row.ignoredReason !== undefined) out.push(`    ignored: ${row.ignoredReason}`);
     });
@@ -85,7 +87,7 @@ export function formatHooksTable(
       files.map((file) => [
         `  ${file.layer}`,
         file.status === 'loaded' ? 'loaded' : file.status,
-        file.file,
+        file.dialect === undefined ? file.file : `${file.file} (${file.dialect})`,
       ]),
     ),
   );

@@ -23,6 +23,12 @@ import { runHookGroup, type HookGroupRun, type HookProcessOptions } from './run-
 import type { CommandRunner } from './runner/index.ts';
 import type { HookKindStates } from '../hook-kind.ts';
 import type { HookGroupConfig } from '../settings/index.ts';
+import type { CommandHookConfig } from '../settings/index.ts';
+
+/** The dialect fields any hook of a dialect group may carry (see `CommandHookConfig`). */
+type DialectHook = Partial<Pick<CommandHookConfig, 'if' | 'once' | 'async'>>;
+const dialectFields = (hook: object): DialectHook => hook as DialectHook;
+import { foreignPayload, hookwireRewrite, ifCovers } from '../dialects/translate.ts';
 
 export { EVENT_KIND, requestPatchFromOverride, responseFromOverride } from '../../events/index.ts';
 
@@ -74,8 +80,14 @@ export function commandHookForGroup(
   };
   const proceed: unknown = definition.compose.proceed;
   const name = groupName(group);
+  // Hooks marked `once` that already ran in this session (one adapter per session).
+  const ran = new Set<object>();
 
-  async function fire(context: HookContext, fields: object): Promise<CombinedOutcome> {
+  async function fire(
+    context: HookContext,
+    fields: object,
+    group: HookGroupConfig,
+  ): Promise<CombinedOutcome> {
     const session = context.session;
     const payload = buildHookInput(
       group.event,
@@ -119,15 +131,28 @@ export function commandHookForGroup(
 
   /** match → payload → run group → action, for whatever event the group is registered for. */
   async function handle(context: HookContext, event: unknown): Promise<unknown> {
-    const fields = external.toPayload(event);
-    if (
-      external.matcher !== undefined &&
-      !group.matcher.matches(
-        (fields as Readonly<Record<string, unknown>>)[external.matcher] as string,
-      )
-    )
+    const fields = external.toPayload(event) as Readonly<Record<string, unknown>>;
+    const dialect = group.dialect;
+    // A dialect's hook sees the payload (and matches) in its own tool's words.
+    const view = dialect === undefined ? fields : foreignPayload(dialect, fields);
+    if (external.matcher !== undefined && !group.matcher.matches(view[external.matcher] as string))
       return proceed;
-    const combined = await fire(context, fields);
+    const projectDir = options.projectDir ?? context.session.cwd;
+    const selected = dialect === undefined ? group : selectHooks(group, fields, projectDir, ran);
+    if (selected === undefined) return proceed;
+    const background = selected.hooks.filter((hook) => dialectFields(hook).async === true);
+    if (background.length > 0)
+      // `async`: started, never waited for; its answer cannot change the action.
+      void fire(context, view, { ...selected, hooks: background }).catch(() => undefined);
+    const waited = selected.hooks.filter((hook) => dialectFields(hook).async !== true);
+    if (waited.length === 0) return proceed;
+    let combined = await fire(context, view, { ...selected, hooks: waited });
+    if (dialect !== undefined && 'args' in combined && typeof fields['tool_name'] === 'string') {
+      const back = hookwireRewrite(dialect, fields['tool_name'], combined.args);
+      for (const text of back.dropped)
+        context.report({ level: 'warning', text, hookName: name, event: group.registeredAs });
+      combined = { ...combined, args: back.input };
+    }
     return external.toAction(combined, event, {
       stop: () => joined(combined.stopReasons) ?? `stopped by ${name}`,
       deny: () => joined(combined.denyReasons) ?? `denied by ${name}`,
@@ -142,4 +167,31 @@ export function commandHookForGroup(
     [method]: handle,
     [REPORTS_OWN_RUNS]: true,
   };
+}
+
+/**
+ * The hooks of a dialect group that run for this call: those whose `if` covers it and, for hooks
+ * marked `once`, that have not run yet in the session (recorded in `ran`). `undefined` when none.
+ */
+function selectHooks(
+  group: HookGroupConfig,
+  fields: Readonly<Record<string, unknown>>,
+  projectDir: string,
+  ran: Set<object>,
+): HookGroupConfig | undefined {
+  const dialect = group.dialect;
+  if (dialect === undefined) return group;
+  const toolName = typeof fields['tool_name'] === 'string' ? fields['tool_name'] : '';
+  const hooks = group.hooks.filter((config) => {
+    const hook = dialectFields(config);
+    const condition = hook.if;
+    return (
+      (condition === undefined ||
+        ifCovers(dialect, condition, toolName, fields['tool_input'], projectDir)) &&
+      !(hook.once === true && ran.has(hook))
+    );
+  });
+  for (const hook of hooks) if (dialectFields(hook).once === true) ran.add(hook);
+  if (hooks.length === 0) return undefined;
+  return hooks.length === group.hooks.length ? group : { ...group, hooks };
 }

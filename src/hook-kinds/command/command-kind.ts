@@ -10,6 +10,7 @@ import { timeoutSchema } from '../settings/timeout-schema.ts';
 import type { HookRunRequest } from '../hook-kind.ts';
 import { interpretRun } from './hook-run.ts';
 import { confineCommand, credentialVariables } from './process-confinement.ts';
+import { dialectCommand } from '../dialects/dialect-shell.ts';
 
 /** The command the runner starts for `hook`: confined as its `environment` and `sandbox` ask. */
 function confineHookCommand(hook: CommandHookConfig, request: HookRunRequest): string {
@@ -21,7 +22,7 @@ function confineHookCommand(hook: CommandHookConfig, request: HookRunRequest): s
           (name) => !given.has(name),
         )
       : [];
-  return confineCommand(hook.command, request.projectDir, {
+  return confineCommand(dialectCommand(hook.command, request.dialect), request.projectDir, {
     unsetEnv,
     ...(hook.sandbox === true
       ? {
@@ -90,11 +91,12 @@ export const commandKind: HookKind<CommandHookConfig> = {
       command: confineHookCommand(hook, request),
       cwd: request.projectDir,
       input: request.inputBytes ?? request.input,
-      env: request.env,
+      // Gemini CLI's per-hook `env` adds to (never overrides) hookwire's own variables.
+      env: hook.env === undefined ? request.env : { ...hook.env, ...request.env },
       timeoutMs: hook.timeoutMs,
       ...(request.killGraceMs === undefined ? {} : { killGraceMs: request.killGraceMs }),
       ...(request.signal === undefined ? {} : { signal: request.signal }),
     });
-    return interpretRun(request.event, request.registeredAs, hook, result);
+    return interpretRun(request.event, request.registeredAs, hook, result, request.dialect);
   },
 };

@@ -22,6 +22,10 @@ import type { HookConfig } from '../registry.ts';
 import type { CommandResult } from './runner/index.ts';
 import type { CommandHookConfig } from '../settings/hook-config.ts';
 import { formatDuration } from '../settings/duration.ts';
+import { isJsonObject } from '../../wire/json-object.ts';
+import { DIALECTS } from '../dialects/dialect.ts';
+import type { DialectName } from '../dialects/vocabulary.ts';
+import { normalizeForeignAnswer } from '../dialects/translate.ts';
 
 /**
  * `ok`: exited 0 and its output decoded. `blocked`: it denied (exit 2, or a JSON deny).
@@ -204,6 +208,7 @@ export function interpretRun(
   registeredAs: RegisteredEventName,
   hook: CommandHookConfig,
   result: CommandResult,
+  dialect?: DialectName,
 ): HookRunOutcome {
   const facts: HookRunFacts = {
     event: registeredAs,
@@ -221,7 +226,15 @@ export function interpretRun(
     timedOut: result.termination === 'timeout',
   };
   return {
-    ...interpretAnswer(event, registeredAs, hook, facts, commandAnswer(hook, result)),
+    ...interpretAnswer(
+      event,
+      registeredAs,
+      hook,
+      facts,
+      dialect === undefined
+        ? commandAnswer(hook, result)
+        : dialectAnswer(event, hook, result, dialect),
+    ),
     io,
   };
 }
@@ -259,6 +272,52 @@ export function commandAnswer(hook: CommandHookConfig, result: CommandResult): H
   if (result.exitCode !== 0)
     return failure('warning', `crashed (exit ${result.exitCode})${stderrTail(result)}`);
   return { kind: 'stdout', text: result.stdout, note: truncatedNote(result) };
+}
+
+/**
+ * What a dialect's command run answered, by that tool's rules: Gemini CLI reads stdout's JSON
+ * before the exit code (exit 2 still blocks: the safe reading), and a Gemini hook killed by a
+ * signal blocks (Gemini lets it through, a fail-open bug); at Claude Code's `Stop` a JSON
+ * `reason` on stdout is the reason even with exit 2. A JSON answer has the fields hookwire does
+ * not implement removed (`normalizeForeignAnswer`) before it is decoded.
+ */
+function dialectAnswer(
+  event: HookEventName,
+  hook: CommandHookConfig,
+  result: CommandResult,
+  dialect: DialectName,
+): HookAnswer {
+  const rules = DIALECTS[dialect];
+  const parsed = parseHookStdout(result.stdout);
+  const json = parsed.kind === 'json' && isJsonObject(parsed.value) ? parsed.value : undefined;
+  const reason = typeof json?.['reason'] === 'string' ? json['reason'] : undefined;
+  if (result.termination === 'exited') {
+    if (result.exitCode === null && dialect === 'gemini' && externalSide(event).can.deny)
+      return {
+        kind: 'block',
+        reason: `killed by ${result.signal ?? 'a signal'}: denied (a Gemini CLI hook that does not answer is not an allow in hookwire)`,
+        how: 'a signal',
+        verb: 'was killed',
+        missingReason: 'no answer',
+      };
+    if (result.exitCode === BLOCKING_EXIT && (event === 'Stop' || rules.jsonBeforeExitCode))
+      return {
+        kind: 'block',
+        reason: reason ?? result.stderr.trim(),
+        how: 'exit 2',
+        verb: 'exited 2',
+        missingReason: 'no reason on stderr or in its JSON',
+      };
+    if (
+      json !== undefined &&
+      (result.exitCode === 0 ||
+        (rules.jsonBeforeExitCode &&
+          result.exitCode !== NOT_FOUND &&
+          result.exitCode !== NOT_EXECUTABLE))
+    )
+      return { kind: 'json', value: normalizeForeignAnswer(event, json).value };
+  }
+  return commandAnswer(hook, result);
 }
 
 const REWRITE_FIELDS = [

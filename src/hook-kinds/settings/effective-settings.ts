@@ -6,6 +6,7 @@ import type { SettingsLayer } from './settings-layer.ts';
 import { hookFingerprint, hookIdentity, settingFingerprint } from './hook-identity.ts';
 import type { LocatedRule, LocatedValue, SettingLocation } from './policy-settings.ts';
 import type { PermissionMode } from '../../hooks/permissions/index.ts';
+import type { DialectName } from '../dialects/vocabulary.ts';
 
 /**
  * The permission settings of every layer. Rules of all layers add up (`deny` beats `ask` beats
@@ -44,6 +45,8 @@ export interface SettingsFileStatus {
    * read once, under the earlier layer).
    */
   readonly status: 'loaded' | 'missing' | 'duplicate';
+  /** The other tool the file belongs to (`.claude/settings.json`: `claude`); absent for hookwire's own. */
+  readonly dialect?: DialectName;
 }
 
 /**
@@ -113,6 +116,12 @@ export interface EffectiveSettings {
   /** Loosening settings of files inside the project that are not trusted (see `IgnoredSetting`). */
   readonly ignoredSettings: readonly IgnoredSetting[];
   readonly files: readonly SettingsFileStatus[];
+  /**
+   * What could not be honoured in the other tools' files (a hook skipped, a field ignored, a
+   * file that exists and is not read), one line each: `run` and `hooks fire` print them on
+   * stderr, `hooks validate` lists them.
+   */
+  readonly warnings: readonly string[];
 }
 
 const noGroups: readonly HookGroupConfig[] = [];
@@ -249,6 +258,7 @@ export function mergeSettingsFiles(
     filesNeedingTrust: trust?.filesNeedingTrust ?? new Set(),
     untrustedHooks,
     trustAll: trust?.trustAll ?? false,
+    warnings: [],
     files: parsedFiles.map((parsed) => ({
       layer: parsed.layer,
       file: parsed.file,

@@ -2,6 +2,7 @@ import type { HookEventName, RegisteredEventName } from '../../events/index.ts';
 import type { CompiledMatcher } from './matcher.ts';
 import type { HookConfig } from '../registry.ts';
 import type { SettingsLayer } from './settings-layer.ts';
+import type { DialectName } from '../dialects/vocabulary.ts';
 
 /** One command hook as loaded from settings. */
 export interface CommandHookConfig {
@@ -25,6 +26,17 @@ export interface CommandHookConfig {
   readonly environment?: 'scrubbed';
   /** The process runs under bubblewrap, like the shell tool under `--sandbox`. */
   readonly sandbox?: true;
+  /**
+   * Dialect hooks only (see `src/hook-kinds/dialects/`): Claude Code's `if` (a permission rule,
+   * `Bash(rm *)`: the hook runs only for calls it covers), `once` (once per session), `async`
+   * (runs in the background; its answer is not waited for), `statusMessage`, and Gemini CLI's
+   * per-hook `env`.
+   */
+  readonly if?: string;
+  readonly once?: true;
+  readonly async?: true;
+  readonly statusMessage?: string;
+  readonly env?: Readonly<Record<string, string>>;
   readonly layer: SettingsLayer;
   readonly file: string;
   /** JSON path of the hook in its file, e.g. `hooks.PreToolUse[0].hooks[1]`. */
@@ -50,6 +62,11 @@ export interface HookGroupConfig {
   readonly sequential: boolean;
   /** The group's hooks, each of one kind (`type`; see `src/hook-kinds/registry.ts`). */
   readonly hooks: readonly HookConfig[];
+  /**
+   * The tool the group's file was written for (`.claude/settings.json` → `claude`); absent for
+   * hookwire's own files. Its hooks see payloads and answer in that tool's vocabulary.
+   */
+  readonly dialect?: DialectName;
   readonly layer: SettingsLayer;
   readonly file: string;
   /** JSON path of the group, e.g. `hooks.PreToolUse[0]`. */

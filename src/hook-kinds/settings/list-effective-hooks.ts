@@ -9,6 +9,7 @@ import { kindOf, type HookConfig } from '../registry.ts';
 import type { HookGroupConfig } from './hook-config.ts';
 import type { SettingsLayer } from './settings-layer.ts';
 import { hookFingerprint } from './hook-identity.ts';
+import type { DialectName } from '../dialects/vocabulary.ts';
 
 /** One row of `hookwire hooks list`: a hook, its group and where it was defined. */
 export interface EffectiveHookRow {
@@ -29,6 +30,10 @@ export interface EffectiveHookRow {
   /** The hook gets the environment without credentials (`"environment": "scrubbed"`). */
   readonly environment?: 'scrubbed';
   readonly layer: SettingsLayer;
+  /** The other tool the hook's file belongs to (`claude`, `gemini`, `codex`, `kimi`); absent for hookwire's own files. */
+  readonly dialect?: DialectName;
+  /** Claude Code's `if` condition, when the hook has one. */
+  readonly if?: string;
   readonly file: string;
   readonly path: string;
   /** `active`: it runs; `ignored`: it does not, for `ignoredReason`. */
@@ -73,6 +78,8 @@ function row(
       ? { environment: 'scrubbed' as const }
       : {}),
     layer: hook.layer,
+    ...(group.dialect === undefined ? {} : { dialect: group.dialect }),
+    ...('if' in hook && typeof hook.if === 'string' ? { if: hook.if } : {}),
     file: hook.file,
     path: hook.path,
     status: ignoredReason === undefined ? 'active' : 'ignored',

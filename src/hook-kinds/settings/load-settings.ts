@@ -10,7 +10,11 @@ import type { ParsedSettingsFile } from './parse-settings-text.ts';
 import { SettingsError } from './settings-error.ts';
 import { SETTINGS_LIMITS, settingsTooLargeIssue } from './settings-limits.ts';
 import type { SettingsIssue } from './settings-issue.ts';
+import { DIALECT_NAMES } from '../dialects/vocabulary.ts';
+import { readForeignSettings } from '../dialects/foreign-settings.ts';
+import { foreignSources, type ForeignSource } from '../dialects/foreign-sources.ts';
 import {
+  SETTINGS_LAYERS,
   settingsSources,
   type SettingsDiscoveryOptions,
   type SettingsSource,
@@ -80,6 +84,11 @@ export async function fileNeedsTrust(
 /** Options of `loadSettings`. */
 export interface LoadSettingsOptions extends SettingsDiscoveryOptions {
   /**
+   * Read the other tools' settings files (`src/hook-kinds/dialects/`): default true, within what
+   * the `dialects` setting allows; false (`--no-dialects`) reads none of them.
+   */
+  readonly dialects?: boolean;
+  /**
    * Trust for the hooks of files inside the project (see `HookTrust`). Without it every hook
    * runs, as a library caller that vouches for its project expects; the CLI always passes it.
    */
@@ -95,17 +104,32 @@ export interface LoadSettingsOptions extends SettingsDiscoveryOptions {
  */
 export async function loadSettings(options: LoadSettingsOptions): Promise<EffectiveSettings> {
   const sources = settingsSources(options);
+  const foreign = foreignSources(options);
   const seen = new Set<string>();
   const duplicates = sources.map((source) => {
     const duplicate = seen.has(source.file);
     seen.add(source.file);
     return duplicate;
   });
-  const outcomes = await Promise.all(
-    sources.map((source, index) =>
-      duplicates[index] === true ? Promise.resolve(undefined) : readSource(source),
+  const foreignDuplicates = foreign.map((source) => {
+    const duplicate = seen.has(source.file);
+    seen.add(source.file);
+    return duplicate;
+  });
+  const [outcomes, foreignOutcomes] = await Promise.all([
+    Promise.all(
+      sources.map((source, index) =>
+        duplicates[index] === true ? Promise.resolve(undefined) : readSource(source),
+      ),
     ),
-  );
+    Promise.all(
+      foreign.map((source, index) =>
+        foreignDuplicates[index] === true
+          ? Promise.resolve(undefined)
+          : readSource({ ...source, required: false }),
+      ),
+    ),
+  ]);
 
   // The parser (and its schemas) loads only when there is a file to parse: a run without
   // settings files never pays for it.
@@ -129,14 +153,79 @@ export async function loadSettings(options: LoadSettingsOptions): Promise<Effect
     }
   });
   if (issues.length > 0) throw new SettingsError(issues);
+  const dialects = loadDialectLayers(
+    parsedFiles,
+    foreign,
+    foreignOutcomes,
+    options.dialects !== false,
+  );
+  for (const status of dialects.files) files.push(status);
+  const ordered = dialects.ordered;
+  const warnings = dialects.warnings;
   const trust = options.trust;
-  if (trust === undefined) return { ...mergeSettingsFiles(parsedFiles), files };
+  if (trust === undefined) return { ...mergeSettingsFiles(ordered), files, warnings };
   const projectReal = await realPathOf(options.projectDir);
-  const needing = await Promise.all(
-    parsedFiles.map((parsed) => fileNeedsTrust(parsed, projectReal)),
-  );
+  const needing = await Promise.all(ordered.map((parsed) => fileNeedsTrust(parsed, projectReal)));
   const filesNeedingTrust = new Set(
-    parsedFiles.filter((_, index) => needing[index] === true).map((parsed) => parsed.file),
+    ordered.filter((_, index) => needing[index] === true).map((parsed) => parsed.file),
   );
-  return { ...mergeSettingsFiles(parsedFiles, { trust: { ...trust, filesNeedingTrust } }), files };
+  return {
+    ...mergeSettingsFiles(ordered, { trust: { ...trust, filesNeedingTrust } }),
+    files,
+    warnings,
+  };
+}
+
+/**
+ * Reads the other tools' files the `dialects` setting allows (the managed policy's value binds,
+ * else the last file's that sets it; `enabled` false reads none) and puts them in merge order:
+ * each right after hookwire's own files of its layer. Files that exist but are not read are said
+ * once, in one warning.
+ */
+function loadDialectLayers(
+  parsedFiles: readonly ParsedSettingsFile[],
+  foreign: readonly ForeignSource[],
+  outcomes: readonly (ReadOutcome | undefined)[],
+  enabled: boolean,
+): { ordered: ParsedSettingsFile[]; files: SettingsFileStatus[]; warnings: string[] } {
+  const managed = parsedFiles.find((parsed) => parsed.layer === 'managed' && parsed.dialects);
+  const setting = managed ?? parsedFiles.findLast((parsed) => parsed.dialects !== undefined);
+  const allowed = new Set<string>(enabled ? (setting?.dialects ?? DIALECT_NAMES) : []);
+  const warnings: string[] = [];
+  const files: SettingsFileStatus[] = [];
+  const notLoaded: string[] = [];
+  const byLayer = new Map<string, ParsedSettingsFile[]>();
+  foreign.forEach((source, index) => {
+    const outcome = outcomes[index];
+    const base = { layer: source.layer, file: source.file, dialect: source.dialect };
+    // Missing files of other tools are the rule, not news, and a path read already (a project
+    // that is the home directory) is read once: neither is listed.
+    if (outcome === undefined || outcome.kind === 'missing') return;
+    if (outcome.kind === 'failed') {
+      warnings.push(`${outcome.issue.file}: ${outcome.issue.message}: none of its hooks is loaded`);
+      return;
+    }
+    if (!allowed.has(source.dialect)) {
+      // A config.toml without hooks is not a hooks file: nothing to say about it.
+      if (!source.file.endsWith('.toml') || /\bhooks\b/.test(outcome.text))
+        notLoaded.push(source.file);
+      return;
+    }
+    const result = readForeignSettings(outcome.text, source);
+    for (const warning of result.warnings) warnings.push(warning);
+    files.push({ ...base, status: 'loaded' });
+    const list = byLayer.get(source.layer) ?? [];
+    list.push(result.parsed);
+    byLayer.set(source.layer, list);
+  });
+  if (notLoaded.length > 0)
+    warnings.push(
+      `not loading the hooks of ${notLoaded.join(', ')}: ${enabled ? `"dialects" in ${setting?.file ?? 'settings'} leaves ${notLoaded.length === 1 ? 'it' : 'them'} out` : '--no-dialects'}`,
+    );
+  const ordered: ParsedSettingsFile[] = [];
+  for (const layer of SETTINGS_LAYERS) {
+    for (const parsed of parsedFiles) if (parsed.layer === layer) ordered.push(parsed);
+    for (const parsed of byLayer.get(layer) ?? []) ordered.push(parsed);
+  }
+  return { ordered, files, warnings };
 }

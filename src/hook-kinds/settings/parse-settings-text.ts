@@ -14,6 +14,7 @@ import { SettingsError } from './settings-error.ts';
 import { formatJsonPath, type SettingsIssue } from './settings-issue.ts';
 import type { SettingsLayer } from './settings-layer.ts';
 import { agentTypeSchema, settingsFileSchema } from './settings-schema.ts';
+import type { DialectName } from '../dialects/vocabulary.ts';
 import { isJsonObject } from '../../wire/json-object.ts';
 import { readPolicySettings, type FilePolicySettings } from './policy-settings.ts';
 import { parseJsonText, type JsonDuplicateKey } from '../../wire/json-text.ts';
@@ -29,6 +30,8 @@ export interface ParsedSettingsFile {
   readonly policy: FilePolicySettings;
   /** `disableAllHooks` as written (never true in the project or local layers). */
   readonly disableAllHooks: boolean;
+  /** `dialects` as written: the other tools' settings files to read (absent: every one). */
+  readonly dialects?: readonly DialectName[];
   readonly groups: readonly HookGroupConfig[];
   /** The `agents` of the file, in document order. */
   readonly agents: readonly AgentTypeSetting[];
@@ -170,6 +173,9 @@ export function readSettingsText(text: string, origin: SettingsTextOrigin): Sett
       allowManagedHooksOnly,
       policy,
       disableAllHooks: policy.disableAllHooks,
+      ...(isJsonObject(raw) && Array.isArray(raw.dialects)
+        ? { dialects: raw.dialects as DialectName[] }
+        : {}),
       groups,
       agents: readAgentTypes(raw, origin),
     },

@@ -133,6 +133,13 @@ export const settingsFileSchema = z
         description:
           'Variables the shell tool (and hooks with "environment": "scrubbed") keep although their names look like credentials, e.g. ["GITHUB_TOKEN"]. From files inside the project they apply once trusted.',
       }),
+    dialects: z
+      .array(z.enum(['claude', 'gemini', 'codex', 'kimi']))
+      .optional()
+      .meta({
+        description:
+          "Which other tools' settings files hookwire reads hooks from (Claude Code .claude/settings*.json, Gemini CLI .gemini/settings.json, Codex .codex/hooks.json, Kimi Code ~/.kimi-code/config.toml). Default: all four; [] reads none (like --no-dialects). The managed policy's value binds; else the last layer that sets it.",
+      }),
     hooks: hooksByEventSchema.optional(),
     agents: z
       .record(z.string().regex(/^[A-Za-z0-9][A-Za-z0-9_.-]*$/), agentTypeSchema)

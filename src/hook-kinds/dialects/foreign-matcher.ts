@@ -1,0 +1,30 @@
+import { tryCompileMatcher, type CompiledMatcher } from '../settings/matcher.ts';
+import type { DialectName } from './vocabulary.ts';
+
+/**
+ * A matcher of a foreign file, read as that tool reads it: empty or `*` matches everything, a
+ * name or an `A|B` list matches exactly those names (as in hookwire's files), and anything else is
+ * a JavaScript regular expression tested **unanchored** (Claude Code, Codex, Gemini CLI and Kimi
+ * Code all use `RegExp.test`: `Edit` as a pattern such as `Edit.*` also matches `NotebookEdit`).
+ * Matched against the tool's name in the dialect's words (`Bash`, `run_shell_command`).
+ */
+export function compileForeignMatcher(
+  dialect: DialectName,
+  source: string,
+):
+  | { readonly ok: true; readonly matcher: CompiledMatcher }
+  | { readonly ok: false; readonly message: string } {
+  const own = tryCompileMatcher(source, { file: '', path: '' });
+  if (!own.ok) return { ok: false, message: own.issue.message };
+  if (own.matcher.kind !== 'pattern') return own;
+  const expression = new RegExp(source.trim());
+  return {
+    ok: true,
+    matcher: {
+      kind: 'pattern',
+      source,
+      key: `${dialect}:/${source.trim()}/`,
+      matches: (value) => value !== undefined && expression.test(value),
+    },
+  };
+}

@@ -1,0 +1,414 @@
+/**
+ * Reads another tool's settings file leniently: the hooks it declares become hookwire groups
+ * tagged with the file's dialect, and whatever hookwire cannot honour is skipped **for that hook
+ * only**, with a warning naming the file, the JSON path and what is unsupported; the rest of the
+ * file still loads. hookwire's own files stay strict (`parse-settings-text.ts`).
+ *
+ * - An event hookwire does not have (`SubagentStop`, `TeammateIdle`, …), a hook type other than
+ *   `command` (`prompt`, `agent`, `http`), a missing command, a matcher that does not compile, an
+ *   `if` that is not a permission rule: that hook (or group) is skipped.
+ * - A field hookwire does not implement on a hook or a group: the field is ignored (the hook
+ *   runs), with a warning; ignoring it never loosens a guard.
+ * - Top-level keys other than `hooks` (`permissions`, `model`, `env`, …) are the tool's own
+ *   settings and are ignored without a word. Gemini CLI's `hooksConfig` (`enabled`, `disabled`)
+ *   is honoured.
+ */
+import { parse as parseToml } from 'smol-toml';
+import {
+  HOOK_EVENT_NAMES,
+  MATCHER_TARGET,
+  OBSERVE_ONLY_EVENTS,
+  type HookEventName,
+  type RegisteredEventName,
+} from '../../events/index.ts';
+import { parsePermissionRule } from '../../hooks/permissions/index.ts';
+import { isJsonObject } from '../../wire/json-object.ts';
+import { parseJsonText } from '../../wire/json-text.ts';
+import { MAX_TIMEOUT_MS } from '../settings/duration.ts';
+import type { CommandHookConfig, HookGroupConfig } from '../settings/hook-config.ts';
+import type { ParsedSettingsFile } from '../settings/parse-settings-text.ts';
+import { defaultHookName } from '../settings/parse-settings-text.ts';
+import { formatJsonPath } from '../settings/settings-issue.ts';
+import type { SettingsLayer } from '../settings/settings-layer.ts';
+import { DIALECTS, dialectEvent, type DialectName } from './dialect.ts';
+import { compileForeignMatcher } from './foreign-matcher.ts';
+
+/** Where a foreign file came from. */
+export interface ForeignOrigin {
+  readonly file: string;
+  readonly layer: SettingsLayer;
+  readonly dialect: DialectName;
+}
+
+/** What reading one foreign file gives: its groups (as a settings file) and the warnings. */
+export interface ForeignSettingsResult {
+  readonly parsed: ParsedSettingsFile;
+  /** One line each: `FILE at JSON.PATH: what is unsupported, and what hookwire did`. */
+  readonly warnings: readonly string[];
+}
+
+const NO_POLICY = {
+  disableAllHooks: false,
+  hasPermissions: false,
+  allow: [],
+  deny: [],
+  ask: [],
+  additionalDirectories: [],
+  passEnvironment: [],
+} as const;
+
+const HOOK_FIELDS: Readonly<Record<DialectName, readonly string[]>> = {
+  claude: [
+    'type',
+    'command',
+    'timeout',
+    'if',
+    'once',
+    'async',
+    'statusMessage',
+    'onFailure',
+    'shell',
+  ],
+  codex: ['type', 'command', 'timeout', 'statusMessage', 'if', 'once', 'async', 'onFailure'],
+  gemini: ['type', 'command', 'timeout', 'name', 'description', 'env'],
+  kimi: ['event', 'matcher', 'command', 'timeout'],
+};
+const GROUP_FIELDS: Readonly<Record<DialectName, readonly string[]>> = {
+  claude: ['matcher', 'hooks'],
+  codex: ['matcher', 'hooks'],
+  gemini: ['matcher', 'hooks', 'sequential'],
+  kimi: [],
+};
+
+function emptyResult(origin: ForeignOrigin, warnings: string[]): ForeignSettingsResult {
+  return {
+    parsed: {
+      file: origin.file,
+      layer: origin.layer,
+      allowManagedHooksOnly: false,
+      disableAllHooks: false,
+      policy: NO_POLICY,
+      agents: [],
+      groups: [],
+    },
+    warnings,
+  };
+}
+
+/** The raw document of a foreign file: JSON, or TOML for Kimi Code's `config.toml`. */
+function readDocument(
+  text: string,
+  origin: ForeignOrigin,
+): { ok: true; value: unknown } | { ok: false; message: string } {
+  if (origin.file.endsWith('.toml')) {
+    try {
+      return { ok: true, value: parseToml(text) };
+    } catch (error) {
+      return {
+        ok: false,
+        message: `is not valid TOML (${(error as Error).message.split('\n')[0] ?? ''})`,
+      };
+    }
+  }
+  const parsed = parseJsonText(text);
+  if (!parsed.ok)
+    return {
+      ok: false,
+      message: `is not valid JSON (line ${parsed.error.line}, column ${parsed.error.column}: ${parsed.error.message})`,
+    };
+  return { ok: true, value: parsed.value };
+}
+
+/** Reads one foreign file's text (see the module comment). Never throws. */
+export function readForeignSettings(text: string, origin: ForeignOrigin): ForeignSettingsResult {
+  const warnings: string[] = [];
+  const title = DIALECTS[origin.dialect].title;
+  const document = readDocument(text, origin);
+  if (!document.ok) {
+    warnings.push(
+      `${origin.file} ${document.message}: none of its hooks is loaded (it is ${title}'s file; fix it there)`,
+    );
+    return emptyResult(origin, warnings);
+  }
+  const raw = document.value;
+  if (!isJsonObject(raw)) {
+    warnings.push(`${origin.file} is not an object: none of its hooks is loaded`);
+    return emptyResult(origin, warnings);
+  }
+  if (raw['disableAllHooks'] === true) return emptyResult(origin, warnings);
+  const reader = new Reader(origin, warnings);
+  if (origin.dialect === 'kimi') reader.readKimi(raw['hooks']);
+  else {
+    const config = origin.dialect === 'gemini' ? raw['hooksConfig'] : undefined;
+    if (isJsonObject(config) && config['enabled'] === false) return emptyResult(origin, warnings);
+    if (isJsonObject(config) && Array.isArray(config['disabled']))
+      reader.disabled = new Set(config['disabled'].filter((name) => typeof name === 'string'));
+    reader.readHooks(raw['hooks']);
+  }
+  return { parsed: { ...emptyResult(origin, []).parsed, groups: reader.groups }, warnings };
+}
+
+function isPositiveNumber(value: unknown): value is number {
+  return typeof value === 'number' && Number.isFinite(value) && value > 0;
+}
+
+class Reader {
+  readonly groups: HookGroupConfig[] = [];
+  disabled: ReadonlySet<string> = new Set();
+
+  private readonly origin: ForeignOrigin;
+  private readonly warnings: string[];
+
+  constructor(origin: ForeignOrigin, warnings: string[]) {
+    this.origin = origin;
+    this.warnings = warnings;
+  }
+
+  private warn(path: string, what: string): void {
+    this.warnings.push(`${this.origin.file} at ${path}: ${what}`);
+  }
+
+  readHooks(hooks: unknown): void {
+    if (hooks === undefined) return;
+    if (!isJsonObject(hooks)) {
+      this.warn('hooks', 'is not an object of events: no hook is loaded from this file');
+      return;
+    }
+    for (const [name, entries] of Object.entries(hooks)) {
+      const path = formatJsonPath(['hooks', name]);
+      const event = dialectEvent(this.origin.dialect, name);
+      if (event === undefined) {
+        this.warn(
+          path,
+          `${DIALECTS[this.origin.dialect].title}'s event ${JSON.stringify(name)} is not supported by hookwire (its events: ${Object.keys(DIALECTS[this.origin.dialect].events).join(', ')}): these hooks are skipped`,
+        );
+        continue;
+      }
+      if (!Array.isArray(entries)) {
+        this.warn(path, 'is not an array of hook groups: skipped');
+        continue;
+      }
+      entries.forEach((entry: unknown, index) => {
+        this.readGroup(event, name, entry, formatJsonPath(['hooks', name, index]));
+      });
+    }
+  }
+
+  private readGroup(event: HookEventName, name: string, entry: unknown, path: string): void {
+    if (!isJsonObject(entry)) {
+      this.warn(path, 'is not a hook group object: skipped');
+      return;
+    }
+    for (const key of Object.keys(entry))
+      if (!GROUP_FIELDS[this.origin.dialect].includes(key))
+        this.warn(
+          `${path}.${key}`,
+          `hookwire does not implement the group field ${JSON.stringify(key)}: ignored`,
+        );
+    const matcher = this.matcher(event, entry['matcher'], `${path}.matcher`);
+    if (matcher === undefined) return;
+    const list = entry['hooks'];
+    if (!Array.isArray(list)) {
+      this.warn(`${path}.hooks`, 'is missing or not an array: this group is skipped');
+      return;
+    }
+    const hooks: CommandHookConfig[] = [];
+    list.forEach((hook: unknown, index) => {
+      const config = this.readHook(event, name, hook, `${path}.hooks[${index}]`);
+      if (config !== undefined) hooks.push(config);
+    });
+    this.push(event, name, matcher, hooks, entry['sequential'] === true, path);
+  }
+
+  private push(
+    event: HookEventName,
+    name: string,
+    matcher: { readonly compiled: HookGroupConfig['matcher']; readonly source: string },
+    hooks: readonly CommandHookConfig[],
+    sequential: boolean,
+    path: string,
+  ): void {
+    if (hooks.length === 0) return;
+    this.groups.push({
+      event,
+      registeredAs: name as RegisteredEventName,
+      matcher: matcher.compiled,
+      matcherSource: matcher.source,
+      sequential,
+      hooks,
+      dialect: this.origin.dialect,
+      layer: this.origin.layer,
+      file: this.origin.file,
+      path,
+    });
+  }
+
+  private matcher(
+    event: HookEventName,
+    value: unknown,
+    path: string,
+  ): { compiled: HookGroupConfig['matcher']; source: string } | undefined {
+    const source = typeof value === 'string' ? value : '';
+    if (value !== undefined && typeof value !== 'string') {
+      this.warn(path, 'is not a string: this group is skipped');
+      return undefined;
+    }
+    // A matcher on an event without a target is ignored, as those tools do.
+    const target = MATCHER_TARGET[event];
+    const effective = target === undefined ? '' : source;
+    const compiled = compileForeignMatcher(this.origin.dialect, effective);
+    if (!compiled.ok) {
+      this.warn(path, `${compiled.message}: this group is skipped`);
+      return undefined;
+    }
+    return { compiled: compiled.matcher, source: effective };
+  }
+
+  private readHook(
+    event: HookEventName,
+    eventName: string,
+    hook: unknown,
+    path: string,
+  ): CommandHookConfig | undefined {
+    const dialect = this.origin.dialect;
+    const rules = DIALECTS[dialect];
+    if (!isJsonObject(hook)) {
+      this.warn(path, 'is not a hook object: skipped');
+      return undefined;
+    }
+    const type = hook['type'] ?? 'command';
+    if (type !== 'command') {
+      this.warn(
+        `${path}.type`,
+        `hook type ${JSON.stringify(type)} is not supported by hookwire for ${rules.title} files (only "command"): this hook is skipped`,
+      );
+      return undefined;
+    }
+    const command = hook['command'];
+    if (typeof command !== 'string' || command.trim() === '') {
+      this.warn(`${path}.command`, 'is missing or empty: this hook is skipped');
+      return undefined;
+    }
+    const name =
+      typeof hook['name'] === 'string' && hook['name'].trim() !== '' ? hook['name'] : undefined;
+    if (this.disabled.has(name ?? '') || this.disabled.has(command)) return undefined;
+    for (const key of Object.keys(hook))
+      if (!HOOK_FIELDS[dialect].includes(key))
+        this.warn(
+          `${path}.${key}`,
+          `hookwire does not implement the hook field ${JSON.stringify(key)}: ignored (the hook runs without it)`,
+        );
+
+    let timeoutMs = rules.defaultTimeoutMs;
+    if (hook['timeout'] !== undefined) {
+      if (!isPositiveNumber(hook['timeout']))
+        this.warn(
+          `${path}.timeout`,
+          `is not a positive number of ${rules.timeoutUnit}: the default ${rules.defaultTimeoutMs / 1000}s applies`,
+        );
+      else
+        timeoutMs = Math.min(
+          MAX_TIMEOUT_MS,
+          Math.max(
+            1,
+            Math.round(rules.timeoutUnit === 'seconds' ? hook['timeout'] * 1000 : hook['timeout']),
+          ),
+        );
+    }
+    let failClosed = false;
+    const onFailure = hook['onFailure'];
+    if (onFailure !== undefined) {
+      if (onFailure === 'block') failClosed = true;
+      else if (onFailure !== 'allow' && onFailure !== 'continue' && onFailure !== 'ignore')
+        this.warn(
+          `${path}.onFailure`,
+          `${JSON.stringify(onFailure)} is not "block": the hook fails open`,
+        );
+    }
+    if (failClosed && OBSERVE_ONLY_EVENTS.has(event)) {
+      this.warn(
+        `${path}.onFailure`,
+        `${eventName} only observes: "block" has nothing to deny, ignored`,
+      );
+      failClosed = false;
+    }
+    let condition: string | undefined;
+    if (hook['if'] !== undefined) {
+      const rule = typeof hook['if'] === 'string' ? parsePermissionRule(hook['if']) : undefined;
+      if (rule === undefined || !rule.ok) {
+        this.warn(
+          `${path}.if`,
+          `${rule?.message ?? 'is not a string'} (expected a permission rule such as "Bash(rm *)"): this hook is skipped`,
+        );
+        return undefined;
+      }
+      if (MATCHER_TARGET[event] !== 'tool_name') {
+        this.warn(
+          `${path}.if`,
+          `"if" applies to tool events only, not ${eventName}: this hook is skipped`,
+        );
+        return undefined;
+      }
+      condition = hook['if'] as string;
+    }
+    const env = hook['env'];
+    let environment: Record<string, string> | undefined;
+    if (env !== undefined) {
+      if (!isJsonObject(env) || Object.values(env).some((value) => typeof value !== 'string'))
+        this.warn(`${path}.env`, 'is not an object of strings: ignored');
+      else environment = env as Record<string, string>;
+    }
+    const description = typeof hook['description'] === 'string' ? hook['description'] : undefined;
+    const statusMessage =
+      typeof hook['statusMessage'] === 'string' ? hook['statusMessage'] : undefined;
+    return {
+      type: 'command',
+      name: name ?? defaultHookName(command),
+      command,
+      ...(description === undefined ? {} : { description }),
+      timeoutMs,
+      failClosed,
+      ...(condition === undefined ? {} : { if: condition }),
+      ...(hook['once'] === true ? { once: true as const } : {}),
+      ...(hook['async'] === true ? { async: true as const } : {}),
+      ...(statusMessage === undefined ? {} : { statusMessage }),
+      ...(environment === undefined ? {} : { env: environment }),
+      layer: this.origin.layer,
+      file: this.origin.file,
+      path,
+      alsoDefinedIn: [],
+    };
+  }
+
+  /** Kimi Code: `[[hooks]]` tables, each one hook with its own `event` and `matcher`. */
+  readKimi(hooks: unknown): void {
+    if (hooks === undefined) return;
+    if (!Array.isArray(hooks)) {
+      this.warn('hooks', 'is not an array of [[hooks]] tables: no hook is loaded from this file');
+      return;
+    }
+    hooks.forEach((hook: unknown, index) => {
+      const path = formatJsonPath(['hooks', index]);
+      if (!isJsonObject(hook)) {
+        this.warn(path, 'is not a table: skipped');
+        return;
+      }
+      const name = hook['event'];
+      const event = typeof name === 'string' ? dialectEvent('kimi', name) : undefined;
+      if (typeof name !== 'string' || event === undefined) {
+        this.warn(
+          `${path}.event`,
+          `Kimi Code's event ${JSON.stringify(name)} is not supported by hookwire: this hook is skipped`,
+        );
+        return;
+      }
+      const matcher = this.matcher(event, hook['matcher'], `${path}.matcher`);
+      if (matcher === undefined) return;
+      const config = this.readHook(event, name, hook, path);
+      if (config !== undefined) this.push(event, name, matcher, [config], false, path);
+    });
+  }
+}
+
+/** Every event name hookwire knows (for messages). */
+export const KNOWN_EVENTS: readonly string[] = HOOK_EVENT_NAMES;

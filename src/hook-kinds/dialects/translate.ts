@@ -1,0 +1,127 @@
+/**
+ * Translation at the boundary of one dialect hook: the payload into the dialect's words, its
+ * answer back into hookwire's, and Claude Code's `if` condition. hookwire's inside never sees a
+ * foreign name.
+ */
+import { homedir } from 'node:os';
+import { resolve } from 'node:path';
+import { externalSide, type HookEventName } from '../../events/index.ts';
+import { findMatchingRule, parsePermissionRule } from '../../hooks/permissions/index.ts';
+import { isJsonObject } from '../../wire/json-object.ts';
+import { hookOutputCommonShape } from '../../wire/hook-decision.ts';
+import {
+  foreignToolInput,
+  foreignToolName,
+  hookwireToolInput,
+  hookwireToolName,
+  type DialectName,
+  type TranslatedInput,
+} from './vocabulary.ts';
+
+type Fields = Readonly<Record<string, unknown>>;
+
+/**
+ * The payload fields of an event as a dialect's hook reads them: `tool_name` and `tool_input`
+ * (tool events, `PermissionRequest`) in its names and units. Other fields are the same in every
+ * dialect.
+ */
+export function foreignPayload(dialect: DialectName, fields: Fields): Fields {
+  const toolName = fields['tool_name'];
+  if (typeof toolName !== 'string') return fields;
+  return {
+    ...fields,
+    tool_name: foreignToolName(dialect, toolName),
+    ...('tool_input' in fields
+      ? { tool_input: foreignToolInput(dialect, toolName, fields['tool_input']) }
+      : {}),
+  };
+}
+
+/** A dialect hook's rewritten arguments (in its words) for hookwire's tool `toolName`. */
+export function hookwireRewrite(
+  dialect: DialectName,
+  toolName: string,
+  input: unknown,
+): TranslatedInput {
+  return hookwireToolInput(dialect, toolName, input);
+}
+
+// Claude Code's permission rules name a tool family: Edit covers every file-writing tool, Read
+// every file-reading one (its reference: "Edit rules apply to all built-in tools that edit files").
+const FAMILIES: Readonly<Record<string, readonly string[]>> = {
+  edit_file: ['edit_file', 'write_file'],
+  read_file: ['read_file', 'glob', 'grep'],
+};
+
+/**
+ * Whether Claude Code's `if` (a permission rule in the dialect's tool names, e.g. `Bash(rm *)`,
+ * `Edit(src/**)`, `Read(./.env)`) covers a call of hookwire's `toolName` with `args`. Commands
+ * match when any of their simple commands does (`ls && rm -rf x` matches `Bash(rm *)`); paths
+ * are resolved against the project directory. A rule that does not parse covers nothing (such a
+ * hook is skipped at load time with a warning).
+ */
+export function ifCovers(
+  dialect: DialectName,
+  condition: string,
+  toolName: string,
+  args: unknown,
+  projectDir: string,
+): boolean {
+  const parsed = parsePermissionRule(condition);
+  if (!parsed.ok) return false;
+  const ruleTool = hookwireToolName(dialect, parsed.rule.tool);
+  const family = FAMILIES[ruleTool] ?? [ruleTool];
+  if (!family.includes(toolName)) return false;
+  if (parsed.rule.specifier === undefined) return true;
+  const input = isJsonObject(args) ? args : {};
+  const command = typeof input['command'] === 'string' ? input['command'] : undefined;
+  const path =
+    typeof input['path'] === 'string'
+      ? input['path']
+      : typeof input['pattern'] === 'string' && toolName === 'glob'
+        ? input['pattern']
+        : undefined;
+  const rule = { ...parsed.rule, tool: toolName };
+  const context = { projectDir, homeDir: homedir() };
+  if (command !== undefined)
+    return findMatchingRule([rule], { toolName, command }, context, 'any') !== undefined;
+  if (path !== undefined)
+    return (
+      findMatchingRule([rule], { toolName, paths: [resolve(projectDir, path)] }, context, 'any') !==
+      undefined
+    );
+  return false;
+}
+
+const COMMON_FIELDS = new Set([...Object.keys(hookOutputCommonShape), 'hookSpecificOutput']);
+
+/**
+ * A dialect hook's JSON answer made decodable by hookwire's strict output schema: fields
+ * hookwire does not implement are removed, each with a note (a guard's `permissionDecision`
+ * and `decision` always survive); Claude Code's `permissionDecision: "defer"` (no decision: the
+ * normal flow decides) is removed without a note. Types are still checked by the decoder.
+ */
+export function normalizeForeignAnswer(
+  event: HookEventName,
+  value: Readonly<Record<string, unknown>>,
+): { readonly value: Readonly<Record<string, unknown>>; readonly notes: readonly string[] } {
+  const notes: string[] = [];
+  const out: Record<string, unknown> = {};
+  for (const [key, member] of Object.entries(value)) {
+    if (COMMON_FIELDS.has(key)) out[key] = member;
+    else notes.push(`ignored the answer field "${key}" (hookwire does not implement it)`);
+  }
+  const specific = out['hookSpecificOutput'];
+  if (isJsonObject(specific)) {
+    const known = new Set([...Object.keys(externalSide(event).output), 'hookEventName']);
+    const kept: Record<string, unknown> = {};
+    for (const [key, member] of Object.entries(specific)) {
+      if (key === 'permissionDecision' && member === 'defer') continue;
+      if (known.has(key)) kept[key] = member;
+      else
+        notes.push(`ignored hookSpecificOutput.${key} (hookwire's ${event} does not implement it)`);
+    }
+    out['hookSpecificOutput'] = kept;
+  }
+  return { value: out, notes };
+}

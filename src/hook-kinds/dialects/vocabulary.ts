@@ -1,0 +1,211 @@
+/**
+ * The vocabularies of the other tools whose hooks hookwire runs unchanged: per dialect, the names
+ * of hookwire's built-in tools in that tool's own words, and the names (and units) of their
+ * arguments. Applied both ways at the boundary of one hook: the payload a foreign hook reads is
+ * translated from hookwire's names into its own (`tool_name`, `tool_input`, the matcher's
+ * target), and what it answers (`updatedInput`, Gemini's `hookSpecificOutput.tool_input`) is
+ * translated back, dropping, with a note, fields hookwire's tool does not take. A tool with no
+ * counterpart (MCP tools, tools an embedding adds) keeps its hookwire name and fields.
+ *
+ * The Claude Agent SDK bridge (`src/adapters/claude-agent-sdk/claude-code-names.ts`) reads the
+ * same Claude Code table.
+ */
+
+/** A dialect: the tool a settings file was written for. `hookwire` is hookwire's own. */
+export type DialectName = 'claude' | 'gemini' | 'codex' | 'kimi';
+
+/** Every foreign dialect, in the order their layers load. */
+export const DIALECT_NAMES: readonly DialectName[] = ['claude', 'gemini', 'codex', 'kimi'];
+
+/** One argument of a built-in tool in a dialect's words. */
+interface FieldMapping {
+  /** The argument's name in the dialect. */
+  readonly name: string;
+  /** hookwire value → the dialect's (e.g. seconds → milliseconds). */
+  readonly out?: (value: unknown) => unknown;
+  /** The dialect's value → hookwire's. */
+  readonly back?: (value: unknown) => unknown;
+}
+
+/** One hookwire built-in tool in a dialect's words. */
+export interface ToolMapping {
+  /** The dialect's name of the tool. */
+  readonly name: string;
+  /** hookwire argument → its name in the dialect, for the arguments whose names or units differ. */
+  readonly fields: Readonly<Record<string, FieldMapping>>;
+  /**
+   * Arguments of the dialect's tool that hookwire's tool does not take: a hook that sets one gets
+   * a note that it was dropped (the call runs with the rest), instead of a failed call.
+   */
+  readonly foreignOnly: readonly string[];
+}
+
+const secondsToMs = (value: unknown): unknown => (typeof value === 'number' ? value * 1000 : value);
+const msToSeconds = (value: unknown): unknown => (typeof value === 'number' ? value / 1000 : value);
+const filePath: Readonly<Record<string, FieldMapping>> = { path: { name: 'file_path' } };
+
+/** The hookwire arguments each built-in tool takes (its JSON Schema's properties). */
+export const BUILTIN_TOOL_ARGUMENTS: Readonly<Record<string, readonly string[]>> = {
+  shell: ['command', 'timeout', 'description'],
+  read_file: ['path'],
+  write_file: ['path', 'content'],
+  edit_file: ['path', 'old_string', 'new_string'],
+  glob: ['pattern'],
+  grep: ['pattern', 'path'],
+};
+
+/** Claude Code's names (Codex and Kimi Code use the same). hookwire name → mapping. */
+const CLAUDE_TOOLS: Readonly<Record<string, ToolMapping>> = {
+  shell: {
+    name: 'Bash',
+    // Claude Code's Bash takes its timeout in milliseconds; hookwire's shell in seconds.
+    fields: { timeout: { name: 'timeout', out: secondsToMs, back: msToSeconds } },
+    foreignOnly: ['run_in_background', 'dangerouslyDisableSandbox'],
+  },
+  read_file: { name: 'Read', fields: filePath, foreignOnly: ['offset', 'limit', 'pages'] },
+  write_file: { name: 'Write', fields: filePath, foreignOnly: [] },
+  edit_file: { name: 'Edit', fields: filePath, foreignOnly: ['replace_all'] },
+  glob: { name: 'Glob', fields: {}, foreignOnly: ['path'] },
+  grep: {
+    name: 'Grep',
+    fields: {},
+    foreignOnly: [
+      'glob',
+      'type',
+      'output_mode',
+      '-i',
+      '-n',
+      '-A',
+      '-B',
+      '-C',
+      'context',
+      'head_limit',
+      'offset',
+      'multiline',
+    ],
+  },
+};
+
+/** Gemini CLI's names. hookwire name → mapping. */
+const GEMINI_TOOLS: Readonly<Record<string, ToolMapping>> = {
+  shell: { name: 'run_shell_command', fields: {}, foreignOnly: ['dir_path', 'directory'] },
+  read_file: {
+    name: 'read_file',
+    fields: filePath,
+    foreignOnly: ['offset', 'limit', 'start_line', 'end_line', 'absolute_path'],
+  },
+  write_file: { name: 'write_file', fields: filePath, foreignOnly: [] },
+  edit_file: {
+    name: 'replace',
+    fields: filePath,
+    foreignOnly: ['expected_replacements', 'instruction'],
+  },
+  glob: {
+    name: 'glob',
+    fields: {},
+    foreignOnly: ['dir_path', 'path', 'case_sensitive', 'respect_git_ignore'],
+  },
+  grep: { name: 'grep_search', fields: { path: { name: 'dir_path' } }, foreignOnly: ['include'] },
+};
+
+const TABLES: Readonly<Record<DialectName, Readonly<Record<string, ToolMapping>>>> = {
+  claude: CLAUDE_TOOLS,
+  gemini: GEMINI_TOOLS,
+  codex: CLAUDE_TOOLS,
+  kimi: CLAUDE_TOOLS,
+};
+
+/**
+ * Tools of the dialect that hookwire has no counterpart of: a matcher naming only these never
+ * matches a built-in tool (listed so `hooks import` can say so, and `README` documents them).
+ */
+export const TOOLS_WITHOUT_COUNTERPART: Readonly<Record<DialectName, readonly string[]>> = {
+  claude: [
+    'MultiEdit',
+    'Agent',
+    'Task',
+    'LS',
+    'WebFetch',
+    'WebSearch',
+    'NotebookEdit',
+    'TodoWrite',
+  ],
+  gemini: ['list_directory', 'read_many_files', 'web_fetch', 'google_web_search', 'save_memory'],
+  codex: ['apply_patch'],
+  kimi: ['Agent', 'Task'],
+};
+
+/** The dialect's table: hookwire tool name → mapping. */
+export function toolTable(dialect: DialectName): Readonly<Record<string, ToolMapping>> {
+  return TABLES[dialect];
+}
+
+/** hookwire's tool name in the dialect's words (unchanged when it has no counterpart). */
+export function foreignToolName(dialect: DialectName, hookwireName: string): string {
+  return TABLES[dialect][hookwireName]?.name ?? hookwireName;
+}
+
+/** The dialect's tool name in hookwire's words (unchanged when hookwire has no such tool). */
+export function hookwireToolName(dialect: DialectName, foreignName: string): string {
+  for (const [hookwire, mapping] of Object.entries(TABLES[dialect]))
+    if (mapping.name === foreignName) return hookwire;
+  return foreignName;
+}
+
+function isRecord(value: unknown): value is Readonly<Record<string, unknown>> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** hookwire's arguments for `hookwireName` in the dialect's names and units. */
+export function foreignToolInput(
+  dialect: DialectName,
+  hookwireName: string,
+  input: unknown,
+): unknown {
+  const mapping = TABLES[dialect][hookwireName];
+  if (mapping === undefined || !isRecord(input)) return input;
+  const result: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(input)) {
+    const field = mapping.fields[key];
+    result[field?.name ?? key] = field?.out === undefined ? value : field.out(value);
+  }
+  return result;
+}
+
+/** Arguments translated back, and the notes on what was dropped. */
+export interface TranslatedInput {
+  readonly input: unknown;
+  /** One line per dropped field: what it was and why. */
+  readonly dropped: readonly string[];
+}
+
+/**
+ * Arguments a dialect's hook wrote (its `updatedInput`, or its merged `tool_input`) in hookwire's
+ * names and units. Fields hookwire's built-in tool does not take are dropped, each with a note.
+ */
+export function hookwireToolInput(
+  dialect: DialectName,
+  hookwireName: string,
+  input: unknown,
+): TranslatedInput {
+  const mapping = TABLES[dialect][hookwireName];
+  if (mapping === undefined || !isRecord(input)) return { input, dropped: [] };
+  const accepted = BUILTIN_TOOL_ARGUMENTS[hookwireName];
+  const byForeignName = new Map(
+    Object.entries(mapping.fields).map(([hookwire, field]) => [field.name, { hookwire, field }]),
+  );
+  const result: Record<string, unknown> = {};
+  const dropped: string[] = [];
+  for (const [key, value] of Object.entries(input)) {
+    const known = byForeignName.get(key);
+    const name = known?.hookwire ?? key;
+    if (accepted !== undefined && !accepted.includes(name)) {
+      dropped.push(
+        `${mapping.name}'s "${key}" has no counterpart in hookwire's ${hookwireName} (which takes ${accepted.join(', ')}): dropped`,
+      );
+      continue;
+    }
+    result[name] = known?.field.back === undefined ? value : known.field.back(value);
+  }
+  return { input: result, dropped };
+}
