@@ -10,6 +10,7 @@ import { packageVersion } from './package-version.ts';
 import { reportError } from './report-error.ts';
 import { collectRepeated } from './collect-repeated.ts';
 import type { SettingsCommandOptions } from './settings-options.ts';
+import type { HooksImportOptions } from './commands/hooks-import.ts';
 
 const SETTINGS_HELP =
   'a settings file loaded after the managed, user, project and local layers (repeatable; relative to the working directory)';
@@ -226,6 +227,21 @@ export function createProgram(): Command {
       action(async (options: HooksTrustOptions) => {
         const { hooksTrustCommand } = await import('./commands/hooks-trust.ts');
         return hooksTrustCommand(options);
+      }),
+    );
+
+  hooks
+    .command('import')
+    .description(
+      "Convert another tool's hooks (Claude Code, Gemini CLI, Codex, Kimi Code) to hookwire's own settings, saying what could not be carried.",
+    )
+    .requiredOption('--from <tool>', 'claude, gemini, codex or kimi')
+    .option('--write <file>', 'write the settings to this new file instead of printing them')
+    .option('--cwd <dir>', CWD_HELP)
+    .action(
+      action(async (options: HooksImportOptions) => {
+        const { hooksImportCommand } = await import('./commands/hooks-import.ts');
+        return hooksImportCommand(options);
       }),
     );
 

@@ -1,6 +1,10 @@
 import { listEffectiveHooks } from '../../hook-kinds/settings/index.ts';
 import { formatHooksTable } from '../output/hooks-table.ts';
-import { loadCommandSettings, type SettingsCommandOptions } from '../settings-options.ts';
+import {
+  loadCommandSettings,
+  printSettingsWarnings,
+  type SettingsCommandOptions,
+} from '../settings-options.ts';
 
 /** Options of `hookwire hooks list`. */
 export interface HooksListOptions extends SettingsCommandOptions {
@@ -16,6 +20,7 @@ export interface HooksListOptions extends SettingsCommandOptions {
  */
 export async function hooksListCommand(options: HooksListOptions): Promise<number> {
   const settings = await loadCommandSettings(options);
+  printSettingsWarnings(settings);
   const rows = listEffectiveHooks(settings);
   process.stdout.write(
     options.json === true

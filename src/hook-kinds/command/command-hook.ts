@@ -82,6 +82,9 @@ export function commandHookForGroup(
   const name = groupName(group);
   // Hooks marked `once` that already ran in this session (one adapter per session).
   const ran = new Set<object>();
+  const conditional = group.hooks.some(
+    (hook) => dialectFields(hook).if !== undefined || dialectFields(hook).once === true,
+  );
 
   async function fire(
     context: HookContext,
@@ -135,10 +138,11 @@ export function commandHookForGroup(
     const dialect = group.dialect;
     // A dialect's hook sees the payload (and matches) in its own tool's words.
     const view = dialect === undefined ? fields : foreignPayload(dialect, fields);
-    if (external.matcher !== undefined && !group.matcher.matches(view[external.matcher] as string))
+    const names = group.foreignNames === true ? view : fields;
+    if (external.matcher !== undefined && !group.matcher.matches(names[external.matcher] as string))
       return proceed;
     const projectDir = options.projectDir ?? context.session.cwd;
-    const selected = dialect === undefined ? group : selectHooks(group, fields, projectDir, ran);
+    const selected = conditional ? selectHooks(group, fields, projectDir, ran) : group;
     if (selected === undefined) return proceed;
     const background = selected.hooks.filter((hook) => dialectFields(hook).async === true);
     if (background.length > 0)
@@ -170,7 +174,7 @@ export function commandHookForGroup(
 }
 
 /**
- * The hooks of a dialect group that run for this call: those whose `if` covers it and, for hooks
+ * The hooks of a group that run for this call: those whose `if` covers it and, for hooks
  * marked `once`, that have not run yet in the session (recorded in `ran`). `undefined` when none.
  */
 function selectHooks(
@@ -179,15 +183,22 @@ function selectHooks(
   projectDir: string,
   ran: Set<object>,
 ): HookGroupConfig | undefined {
-  const dialect = group.dialect;
-  if (dialect === undefined) return group;
+  // The rule's tool names: the dialect's in its own files, hookwire's in hookwire's files.
+  const ruleNames = group.foreignNames === true ? 'dialect' : 'hookwire';
   const toolName = typeof fields['tool_name'] === 'string' ? fields['tool_name'] : '';
   const hooks = group.hooks.filter((config) => {
     const hook = dialectFields(config);
     const condition = hook.if;
     return (
       (condition === undefined ||
-        ifCovers(dialect, condition, toolName, fields['tool_input'], projectDir)) &&
+        ifCovers(
+          group.dialect,
+          condition,
+          toolName,
+          fields['tool_input'],
+          projectDir,
+          ruleNames,
+        )) &&
       !(hook.once === true && ran.has(hook))
     );
   });

@@ -45,6 +45,10 @@ export const commandHookSchema = z
       description: 'The shell command to run. Receives the event payload as JSON on stdin.',
     }),
     timeout: timeoutSchema.optional(),
+    if: z.string().optional().meta({
+      description:
+        'Tool events only: a permission rule ("shell(rm *)", "write_file(src/**)", "read_file(.env)"); the hook runs only for the calls it covers (as Claude Code\'s "if").',
+    }),
     name: z.string().regex(/\S/).optional().meta({
       description:
         'A name shown in listings and logs. Defaults to the command (first 40 characters).',

@@ -47,6 +47,13 @@ export interface ForeignSettingsResult {
   readonly warnings: readonly string[];
 }
 
+/** Gemini CLI's model hooks: their payloads and answers have Gemini's own shapes. */
+const GEMINI_MODEL_EVENTS: ReadonlySet<HookEventName> = new Set([
+  'BeforeModel',
+  'AfterModel',
+  'BeforeToolSelection',
+]);
+
 const NO_POLICY = {
   disableAllHooks: false,
   hasPermissions: false,
@@ -184,6 +191,13 @@ class Reader {
         );
         continue;
       }
+      if (this.origin.dialect === 'gemini' && GEMINI_MODEL_EVENTS.has(event)) {
+        this.warn(
+          path,
+          `Gemini CLI's ${name} hooks read llm_request.messages / toolConfig / llm_response.candidates, which hookwire does not translate yet (it sends its v2 shapes): these hooks are skipped (move them to .hookwire/settings.json, rewritten for v2)`,
+        );
+        continue;
+      }
       if (!Array.isArray(entries)) {
         this.warn(path, 'is not an array of hook groups: skipped');
         continue;
@@ -237,6 +251,7 @@ class Reader {
       sequential,
       hooks,
       dialect: this.origin.dialect,
+      foreignNames: true,
       layer: this.origin.layer,
       file: this.origin.file,
       path,

@@ -54,23 +54,29 @@ const FAMILIES: Readonly<Record<string, readonly string[]>> = {
 };
 
 /**
- * Whether Claude Code's `if` (a permission rule in the dialect's tool names, e.g. `Bash(rm *)`,
+ * Whether an `if` (a permission rule in the dialect's tool names, e.g. `Bash(rm *)`, or in
+ * hookwire's when `dialect` is undefined, `shell(rm *)`;
  * `Edit(src/**)`, `Read(./.env)`) covers a call of hookwire's `toolName` with `args`. Commands
  * match when any of their simple commands does (`ls && rm -rf x` matches `Bash(rm *)`); paths
  * are resolved against the project directory. A rule that does not parse covers nothing (such a
  * hook is skipped at load time with a warning).
  */
 export function ifCovers(
-  dialect: DialectName,
+  dialect: DialectName | undefined,
   condition: string,
   toolName: string,
   args: unknown,
   projectDir: string,
+  ruleNames: 'dialect' | 'hookwire' = 'dialect',
 ): boolean {
   const parsed = parsePermissionRule(condition);
   if (!parsed.ok) return false;
-  const ruleTool = hookwireToolName(dialect, parsed.rule.tool);
-  const family = FAMILIES[ruleTool] ?? [ruleTool];
+  const ruleTool =
+    dialect === undefined || ruleNames === 'hookwire'
+      ? parsed.rule.tool
+      : hookwireToolName(dialect, parsed.rule.tool);
+  // The tool families of Claude Code's rules hold for its hooks wherever they are written.
+  const family = (dialect === undefined ? undefined : FAMILIES[ruleTool]) ?? [ruleTool];
   if (!family.includes(toolName)) return false;
   if (parsed.rule.specifier === undefined) return true;
   const input = isJsonObject(args) ? args : {};

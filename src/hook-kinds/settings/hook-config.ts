@@ -67,6 +67,11 @@ export interface HookGroupConfig {
    * hookwire's own files. Its hooks see payloads and answer in that tool's vocabulary.
    */
   readonly dialect?: DialectName;
+  /**
+   * The matcher and `if` are written in the dialect's tool names (a group of the other tool's own
+   * file). False or absent: in hookwire's (a hookwire file's group with a `dialect`).
+   */
+  readonly foreignNames?: boolean;
   readonly layer: SettingsLayer;
   readonly file: string;
   /** JSON path of the group, e.g. `hooks.PreToolUse[0]`. */

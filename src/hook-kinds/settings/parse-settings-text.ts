@@ -15,6 +15,7 @@ import { formatJsonPath, type SettingsIssue } from './settings-issue.ts';
 import type { SettingsLayer } from './settings-layer.ts';
 import { agentTypeSchema, settingsFileSchema } from './settings-schema.ts';
 import type { DialectName } from '../dialects/vocabulary.ts';
+import { parsePermissionRule } from '../../hooks/permissions/index.ts';
 import { isJsonObject } from '../../wire/json-object.ts';
 import { readPolicySettings, type FilePolicySettings } from './policy-settings.ts';
 import { parseJsonText, type JsonDuplicateKey } from '../../wire/json-text.ts';
@@ -301,20 +302,32 @@ function checkSemantics(
             message: `${registeredAs} only observes: there is no action for a failing hook to deny, so failClosed could never take effect`,
             fix: 'remove "failClosed" (guards belong on PreToolUse, PostToolUse, UserPromptSubmit, BeforeModel, AfterModel, BeforeToolSelection or Stop)',
           });
+        const condition = typeof hook['if'] === 'string' ? hook['if'] : undefined;
+        if (condition !== undefined) {
+          const rule = parsePermissionRule(condition);
+          if (!rule.ok)
+            issues.push({ file, path: `${hookPath}.if`, message: rule.message, fix: rule.fix });
+          else if (target !== 'tool_name')
+            issues.push({
+              file,
+              path: `${hookPath}.if`,
+              message: `"if" narrows tool calls, and ${registeredAs} is not a tool event`,
+              fix: 'remove "if", or move the hook to PreToolUse, PermissionRequest, PostToolUse or PostToolUseFailure',
+            });
+        }
         // The entry's kind (an unknown `type` is a schema issue already) builds its config.
         const kind = hookKind(hook.type);
         if (kind === undefined) return;
-        hooks.push(
-          kind.parse(hook, {
-            name: typeof hook.name === 'string' ? hook.name : undefined,
-            ...(typeof hook.description === 'string' ? { description: hook.description } : {}),
-            timeoutMs,
-            failClosed: hook.failClosed === true,
-            layer,
-            file,
-            path: hookPath,
-          }) as HookConfig,
-        );
+        const parsed = kind.parse(hook, {
+          name: typeof hook.name === 'string' ? hook.name : undefined,
+          ...(typeof hook.description === 'string' ? { description: hook.description } : {}),
+          timeoutMs,
+          failClosed: hook.failClosed === true,
+          layer,
+          file,
+          path: hookPath,
+        }) as HookConfig;
+        hooks.push(condition === undefined ? parsed : { ...parsed, if: condition });
       });
       if (!compiled.ok) return;
       groups.push({
@@ -324,6 +337,7 @@ function checkSemantics(
         matcherSource,
         sequential: entry.sequential === true,
         hooks,
+        ...(typeof entry.dialect === 'string' ? { dialect: entry.dialect as DialectName } : {}),
         layer,
         file,
         path: groupPath,

@@ -29,6 +29,10 @@ export const hookGroupSchema = z
       description:
         'true: the hooks run one after another, each seeing the input as rewritten by the ones before. Default false (parallel).',
     }),
+    dialect: z.enum(['claude', 'gemini', 'codex', 'kimi']).optional().meta({
+      description:
+        'The tool these hooks were written for (what "hookwire hooks import" writes): they get tool_name and tool_input in its names and units, and their answers are read by its rules. The matcher and "if" stay in hookwire\'s tool names. Default: hookwire\'s own.',
+    }),
     hooks: z
       .array(hookEntrySchema())
       .min(1)
