@@ -27,7 +27,7 @@ import type { CommandHookConfig } from '../settings/index.ts';
 
 /** The dialect fields any hook of a dialect group may carry (see `CommandHookConfig`). */
 type DialectHook = Partial<Pick<CommandHookConfig, 'if' | 'once' | 'async'>>;
-const dialectFields = (hook: object): DialectHook => hook as DialectHook;
+const dialectFields = (hook: object): DialectHook => hook;
 import { foreignPayload, hookwireRewrite, ifCovers } from '../dialects/translate.ts';
 
 export { EVENT_KIND, requestPatchFromOverride, responseFromOverride } from '../../events/index.ts';

@@ -327,7 +327,12 @@ function checkSemantics(
           file,
           path: hookPath,
         }) as HookConfig;
-        hooks.push(condition === undefined ? parsed : { ...parsed, if: condition });
+        // `if` is only in the command kind's schema: other kinds never carry it.
+        hooks.push(
+          condition === undefined || parsed.type !== 'command'
+            ? parsed
+            : { ...parsed, if: condition },
+        );
       });
       if (!compiled.ok) return;
       groups.push({
