@@ -1,5 +1,5 @@
 import { readFile, realpath, stat } from 'node:fs/promises';
-import { relative, isAbsolute, resolve } from 'node:path';
+import { join, relative, isAbsolute, resolve } from 'node:path';
 import {
   mergeSettingsFiles,
   type EffectiveSettings,
@@ -8,6 +8,7 @@ import {
 } from './effective-settings.ts';
 import type { ParsedSettingsFile } from './parse-settings-text.ts';
 import { SettingsError } from './settings-error.ts';
+import { MCP_JSON_FILE, readMcpJsonText } from './mcp-servers.ts';
 import { SETTINGS_LIMITS, settingsTooLargeIssue } from './settings-limits.ts';
 import type { SettingsIssue } from './settings-issue.ts';
 import {
@@ -77,6 +78,16 @@ export async function fileNeedsTrust(
   return isInsideDirectory(await realPathOf(source.file), projectReal);
 }
 
+const NO_POLICY: ParsedSettingsFile['policy'] = {
+  disableAllHooks: false,
+  hasPermissions: false,
+  allow: [],
+  deny: [],
+  ask: [],
+  additionalDirectories: [],
+  passEnvironment: [],
+};
+
 /** Options of `loadSettings`. */
 export interface LoadSettingsOptions extends SettingsDiscoveryOptions {
   /**
@@ -101,11 +112,17 @@ export async function loadSettings(options: LoadSettingsOptions): Promise<Effect
     seen.add(source.file);
     return duplicate;
   });
-  const outcomes = await Promise.all(
-    sources.map((source, index) =>
+  const mcpJsonSource: SettingsSource = {
+    layer: 'project',
+    file: join(resolve(options.projectDir), MCP_JSON_FILE),
+    required: false,
+  };
+  const [mcpJson, ...outcomes] = await Promise.all([
+    readSource(mcpJsonSource),
+    ...sources.map((source, index) =>
       duplicates[index] === true ? Promise.resolve(undefined) : readSource(source),
     ),
-  );
+  ]);
 
   // The parser (and its schemas) loads only when there is a file to parse: a run without
   // settings files never pays for it.
@@ -128,6 +145,25 @@ export async function loadSettings(options: LoadSettingsOptions): Promise<Effect
       files.push({ ...base, status: 'loaded' });
     }
   });
+  // The project's `.mcp.json` (servers only) merges just before the project settings.
+  if (mcpJson.kind === 'failed') issues.push(mcpJson.issue);
+  else if (mcpJson.kind === 'text') {
+    const read = readMcpJsonText(mcpJson.text, mcpJsonSource.file);
+    for (const issue of read.issues) issues.push(issue);
+    const at = parsedFiles.findIndex(
+      (parsed) => parsed.layer !== 'managed' && parsed.layer !== 'user',
+    );
+    parsedFiles.splice(at < 0 ? parsedFiles.length : at, 0, {
+      file: mcpJsonSource.file,
+      layer: 'project',
+      allowManagedHooksOnly: false,
+      policy: NO_POLICY,
+      disableAllHooks: false,
+      groups: [],
+      mcpServers: read.servers,
+      agents: [],
+    });
+  }
   if (issues.length > 0) throw new SettingsError(issues);
   const trust = options.trust;
   if (trust === undefined) return { ...mergeSettingsFiles(parsedFiles), files };
