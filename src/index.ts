@@ -75,6 +75,7 @@ export {
   type HookEventName,
   type HookInput,
   type HookOutput,
+  type McpContext,
   type RegisteredEventName,
 } from './events/index.ts';
 

@@ -2,6 +2,7 @@ import { Command, Option } from 'commander';
 import type { HooksFireOptions } from './commands/hooks-fire.ts';
 import type { HooksListOptions } from './commands/hooks-list.ts';
 import type { HooksTrustOptions } from './commands/hooks-trust.ts';
+import type { McpListOptions } from './commands/mcp-list.ts';
 import type { HooksStatsOptions } from './commands/hooks-stats.ts';
 import type { TraceCommandOptions } from './commands/trace.ts';
 import type { RunCommandOptions } from './commands/run.ts';
@@ -47,7 +48,7 @@ const NO_DIALECTS_HELP =
   "do not read the other tools' settings files (.claude/settings*.json, .gemini/settings.json, .codex/hooks.json, ~/.kimi-code/config.toml)";
 
 /**
- * The `hookwire` command line: `run`, `hooks list`, `hooks validate`, `hooks fire`, `hooks stats`,
+ * The `hookwire` command line: `run`, `hooks list`, `hooks validate`, `hooks fire`, `hooks stats`, `mcp list`,
  * `trace`, `--version`.
  * Each action sets `process.exitCode` (see each command for its statuses) rather than exiting, so
  * output is flushed and the session is closed before the process ends.
@@ -253,6 +254,29 @@ export function createProgram(): Command {
       action(async (options: SettingsCommandOptions) => {
         const { hooksUntrustCommand } = await import('./commands/hooks-trust.ts');
         return hooksUntrustCommand(options);
+      }),
+    );
+
+  const mcp = program
+    .command('mcp')
+    .description('Inspect the MCP servers of the settings layers and the project .mcp.json.');
+  addSettingsOptions(
+    mcp
+      .command('list')
+      .description(
+        'Start the MCP servers as run would, list each with its state and its tools (mcp__SERVER__TOOL), then stop them.',
+      ),
+  )
+    .option('--trust-project', TRUST_PROJECT_HELP)
+    .option('--json', 'print the servers as a JSON array')
+    .addHelpText(
+      'after',
+      '\nServers of files inside the project (.mcp.json, .hookwire/settings.json) start only once trusted (hookwire hooks trust).\nExit status: 0 when every enabled, trusted server connected; 1 when one failed or on a configuration error.',
+    )
+    .action(
+      action(async (options: McpListOptions) => {
+        const { mcpListCommand } = await import('./commands/mcp-list.ts');
+        return mcpListCommand(options);
       }),
     );
 

@@ -118,8 +118,8 @@ function shellQuote(text: string): string {
 }
 
 /**
- * The one line `run` and `hooks fire` print on stderr when hooks (or loosening settings) of
- * the project were skipped as not trusted, naming the command that trusts them; `undefined`
+ * The one line `run`, `hooks fire` and `mcp list` print on stderr when hooks, loosening
+ * settings or MCP servers of the project were skipped as not trusted, naming the command that trusts them; `undefined`
  * when nothing was skipped.
  */
 export function untrustedNotice(
@@ -128,10 +128,15 @@ export function untrustedNotice(
 ): string | undefined {
   const hooks = settings.untrustedHooks;
   const entries = settings.ignoredSettings.length;
-  if (hooks === 0 && entries === 0) return undefined;
+  const servers = settings.ignoredMcpServers.length;
+  if (hooks === 0 && entries === 0 && servers === 0) return undefined;
   const parts: string[] = [];
   if (hooks > 0) parts.push(`${hooks} project hook${hooks === 1 ? '' : 's'}`);
   if (entries > 0) parts.push(`${entries} project permission setting${entries === 1 ? '' : 's'}`);
+  if (servers > 0)
+    parts.push(
+      `${servers} project MCP server${servers === 1 ? '' : 's'} (${settings.ignoredMcpServers.map((server) => server.name).join(', ')})`,
+    );
   const cwd = options.cwd === undefined ? '' : ` --cwd ${shellQuote(projectDirOf(options))}`;
   return `hookwire: skipped ${parts.join(' and ')} as not trusted; review and trust them with: hookwire hooks trust${cwd}`;
 }

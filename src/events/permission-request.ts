@@ -6,7 +6,14 @@
  */
 import { z } from 'zod';
 import { NEXT, type EventDefinition, type ExternalSide } from './define-event.ts';
-import { CONTINUE, asArguments, jsonRecord, toolPayloadShape } from './shared.ts';
+import {
+  CONTINUE,
+  asArguments,
+  jsonRecord,
+  mcpContextField,
+  toolPayloadShape,
+  type McpContext,
+} from './shared.ts';
 
 /** A call that needs asking (external `PermissionRequest`). `args` includes earlier rewrites. */
 export interface PermissionRequestEvent {
@@ -20,6 +27,8 @@ export interface PermissionRequestEvent {
   readonly reason: string;
   /** The run's permission mode (`default`, `acceptEdits`, `plan`, `bypassPermissions`). */
   readonly mode: string;
+  /** MCP tools only: the server and the tool on it (payload `mcp_context`). */
+  readonly mcpContext?: McpContext;
 }
 
 /**
@@ -53,6 +62,7 @@ export interface PermissionRequestInput {
   readonly tool_name: string;
   readonly tool_input: Readonly<Record<string, unknown>>;
   readonly tool_call_id: string;
+  readonly mcp_context?: McpContext;
   readonly permission_mode: string;
   /** The source of the rule that asks; absent when the mode asks. */
   readonly permission_rule?: string;
@@ -147,6 +157,7 @@ export const permissionRequest: EventDefinition<
       tool_name: toolPayloadShape.tool_name,
       tool_input: toolPayloadShape.tool_input,
       tool_call_id: toolPayloadShape.tool_call_id,
+      mcp_context: toolPayloadShape.mcp_context,
       permission_mode: z.string(),
       permission_rule: z.string().optional().describe('The rule that asks; absent: the mode asks.'),
       permission_reason: z.string(),
@@ -168,6 +179,7 @@ export const permissionRequest: EventDefinition<
       tool_name: event.toolName,
       tool_input: asArguments(event.args),
       tool_call_id: event.toolCallId,
+      ...mcpContextField(event),
       permission_mode: event.mode,
       ...(event.rule === undefined ? {} : { permission_rule: event.rule }),
       permission_reason: event.reason,
@@ -178,6 +190,7 @@ export const permissionRequest: EventDefinition<
       args: payload.tool_input,
       mode: payload.permission_mode,
       reason: payload.permission_reason,
+      ...(payload.mcp_context === undefined ? {} : { mcpContext: payload.mcp_context }),
       ...(payload.permission_rule === undefined ? {} : { rule: payload.permission_rule }),
     }),
     // Exit 2, `decision.behavior: "deny"`, a top-level deny and a failClosed failure all deny.

@@ -87,8 +87,19 @@ export function joined(parts: readonly string[]): string | undefined {
 
 // --- the tool events' payload ----------------------------------------------------------------
 
-/** Gemini CLI's MCP server identity on tool events of MCP tools. */
-export type McpContext = Readonly<Record<string, unknown>>;
+/**
+ * The MCP server identity on the tool events of an MCP tool (`mcp__SERVER__TOOL`), as Gemini CLI
+ * sends it: the server's configured name, the tool's own name on the server, and how the server
+ * is reached (`command`/`args`/`cwd` for stdio, `url` for HTTP).
+ */
+export interface McpContext {
+  readonly server_name: string;
+  readonly tool_name: string;
+  readonly command?: string;
+  readonly args?: readonly string[];
+  readonly cwd?: string;
+  readonly url?: string;
+}
 
 /** The payload fields every tool event carries. */
 export interface ToolPayloadFields {
@@ -104,8 +115,25 @@ export const toolPayloadShape = {
   tool_name: z.string(),
   tool_input: jsonRecord,
   tool_call_id: z.string(),
-  mcp_context: jsonRecord.optional(),
+  mcp_context: z
+    .object({
+      server_name: z.string(),
+      tool_name: z.string(),
+      command: z.string().optional(),
+      args: z.array(z.string()).optional(),
+      cwd: z.string().optional(),
+      url: z.string().optional(),
+    })
+    .optional()
+    .describe('MCP tools only: the server and the tool on it.'),
 };
+
+/** The `mcp_context` payload field of an event that carries `mcpContext` (none: no field). */
+export function mcpContextField(event: { readonly mcpContext?: McpContext }): {
+  readonly mcp_context?: McpContext;
+} {
+  return event.mcpContext === undefined ? {} : { mcp_context: event.mcpContext };
+}
 
 /** Tool arguments as a payload's `tool_input`: an object as is, anything else wrapped. */
 export function asArguments(value: unknown): Readonly<Record<string, unknown>> {

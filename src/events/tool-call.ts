@@ -4,7 +4,14 @@
 import { z } from 'zod';
 import { isJsonObject } from '../wire/json-object.ts';
 import { NEXT, type EventDefinition, type ExternalSide } from './define-event.ts';
-import { asArguments, jsonRecord, toolPayloadShape, type ToolPayloadFields } from './shared.ts';
+import {
+  asArguments,
+  jsonRecord,
+  mcpContextField,
+  toolPayloadShape,
+  type McpContext,
+  type ToolPayloadFields,
+} from './shared.ts';
 
 /** Before a valid tool call runs (external `PreToolUse`). `args` includes earlier rewrites. */
 export interface ToolCallEvent {
@@ -14,6 +21,8 @@ export interface ToolCallEvent {
   readonly args: unknown;
   /** The arguments as the model emitted them. */
   readonly originalArgs: unknown;
+  /** MCP tools only: the server and the tool on it (payload `mcp_context`). */
+  readonly mcpContext?: McpContext;
 }
 
 /**
@@ -178,12 +187,14 @@ export const toolCall: EventDefinition<
       tool_name: event.toolName,
       tool_input: asArguments(event.args),
       tool_call_id: event.toolCallId,
+      ...mcpContextField(event),
     }),
     fromPayload: (payload) => ({
       toolName: payload.tool_name,
       toolCallId: payload.tool_call_id,
       args: payload.tool_input,
       originalArgs: payload.tool_input,
+      ...(payload.mcp_context === undefined ? {} : { mcpContext: payload.mcp_context }),
     }),
     toAction(outcome, _event, reasons) {
       if (outcome.stopped) return ToolCallAction.stop(reasons.stop());

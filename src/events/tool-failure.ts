@@ -7,7 +7,9 @@ import {
   CONTINUE,
   ContextAction,
   joinContexts,
+  mcpContextField,
   toolPayloadShape,
+  type McpContext,
   type ToolPayloadFields,
 } from './shared.ts';
 
@@ -17,6 +19,8 @@ export interface ToolFailureEvent {
   readonly toolCallId: string;
   readonly args: unknown;
   readonly error: string;
+  /** MCP tools only: the server and the tool on it (payload `mcp_context`). */
+  readonly mcpContext?: McpContext;
 }
 
 /** The payload fields of `PostToolUseFailure`. */
@@ -61,6 +65,7 @@ export const toolFailure: EventDefinition<
       tool_name: event.toolName,
       tool_input: asArguments(event.args),
       tool_call_id: event.toolCallId,
+      ...mcpContextField(event),
       error: event.error,
     }),
     fromPayload: (payload) => ({
@@ -68,6 +73,7 @@ export const toolFailure: EventDefinition<
       toolCallId: payload.tool_call_id,
       args: payload.tool_input,
       error: payload.error,
+      ...(payload.mcp_context === undefined ? {} : { mcpContext: payload.mcp_context }),
     }),
     toAction: (outcome, _event, reasons) =>
       outcome.stopped

@@ -7,7 +7,9 @@ import { NEXT, joinText, type EventDefinition, type ExternalSide } from './defin
 import {
   additionalContextOutput,
   asArguments,
+  mcpContextField,
   toolPayloadShape,
+  type McpContext,
   type ToolPayloadFields,
 } from './shared.ts';
 
@@ -29,6 +31,8 @@ export interface ToolResultEvent {
   readonly raw: ToolOutcome;
   /** True when the tool did not run (a hook skipped it); `raw.error` carries the reason. */
   readonly skipped: boolean;
+  /** MCP tools only: the server and the tool on it (payload `mcp_context`). */
+  readonly mcpContext?: McpContext;
 }
 
 /**
@@ -151,6 +155,7 @@ export const toolResult: EventDefinition<
       tool_name: event.toolName,
       tool_input: asArguments(event.args),
       tool_call_id: event.toolCallId,
+      ...mcpContextField(event),
       // What the model will see (earlier rewrites included), so rewrites chain across hooks as
       // they do in-process; a skipped call carries its error.
       tool_response:
@@ -165,6 +170,7 @@ export const toolResult: EventDefinition<
       presentation: payload.tool_response,
       raw: { result: payload.tool_response },
       skipped: false,
+      ...(payload.mcp_context === undefined ? {} : { mcpContext: payload.mcp_context }),
     }),
     toAction(outcome, _event, reasons) {
       const context = reasons.context();

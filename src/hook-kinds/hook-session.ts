@@ -4,7 +4,9 @@
  * alive. `hookwire run`, `hookwire hooks fire` and the embedding adapters (`hookwire/ai-sdk`,
  * `hookwire/claude-agent-sdk`) all call it, so settings load the same way everywhere: every
  * layer, the extra files, and whatever later stages (dialects of other tools, trust of project
- * hooks, long-lived hook processes, MCP servers) add here.
+ * hooks, long-lived hook processes, MCP servers) add here. MCP servers (`mcpServers` of the
+ * settings and the project's `.mcp.json`) start here when the caller asks (`mcp`), so the CLI
+ * and the embeddings get the same servers, trusted the same way.
  *
  * Adding a stage: load or filter inside `openHookSession`, and register what must be stopped at
  * the end with `defer` — `close()` runs the disposers in reverse order of registration, each once,
@@ -25,6 +27,7 @@ import {
   type CommandRunnerOptions,
 } from './command/runner/index.ts';
 import { loadSettings } from './settings/load-settings.ts';
+import type { McpConnections, StartMcpServersOptions } from './mcp/mcp-connections.ts';
 import type { EffectiveSettings, HookTrust } from './settings/effective-settings.ts';
 import type { SettingsEnvironment } from './settings/settings-layer.ts';
 import {
@@ -142,6 +145,14 @@ export interface HookSessionOptions extends HookSettingsOptions {
    * gets the loaded settings (e.g. for their `passEnvironment`).
    */
   readonly confinement?: HookProcessOptions | ((settings: EffectiveSettings) => HookProcessOptions);
+  /**
+   * Start the settings' MCP servers with the session (`true`, or options: `onWarning` gets one
+   * line per server that fails to start; `env` is what `${VAR}` expands from and servers
+   * inherit). Every server starts in parallel within its start-up deadline; `openHookSession`
+   * resolves once each is connected or has failed, and `close()` stops them. Untrusted project
+   * servers (`settings.ignoredMcpServers`) never start. Default: off (`session.mcp` is empty).
+   */
+  readonly mcp?: boolean | Omit<StartMcpServersOptions, 'projectDir'>;
 }
 
 /** What `openHookSession` opened: the stack to fire through and what keeps it running. */
@@ -163,6 +174,8 @@ export interface HookSession {
    * hooks' judge): see `HookKind.open`.
    */
   readonly kinds: HookKindStates;
+  /** The session's MCP servers and their tools (none unless `mcp` was asked for). */
+  readonly mcp: McpConnections;
   /** Registers a disposer `close()` runs (in reverse order of registration). */
   defer(dispose: () => unknown): void;
   /**
@@ -232,6 +245,17 @@ export async function openHookSession(options: HookSessionOptions): Promise<Hook
     [...commandHooks, ...(options.hooks ?? []), ...opened.hooks],
     options.stack,
   );
+  // The MCP client (and its SDK) loads only when servers are asked for and configured.
+  const mcp =
+    options.mcp === undefined || options.mcp === false || settings.mcpServers.length === 0
+      ? NO_MCP
+      : await (
+          await import('./mcp/mcp-connections.ts')
+        ).startMcpServers(settings.mcpServers, {
+          ...(options.mcp === true ? {} : options.mcp),
+          projectDir,
+        });
+  disposers.push(() => mcp.close());
 
   let closing: Promise<void> | undefined;
   return {
@@ -242,6 +266,7 @@ export async function openHookSession(options: HookSessionOptions): Promise<Hook
     stack,
     commandHookOptions,
     kinds,
+    mcp,
     defer(dispose) {
       disposers.push(dispose);
     },
@@ -255,6 +280,12 @@ export async function openHookSession(options: HookSessionOptions): Promise<Hook
 function hasHooks(settings: EffectiveSettings): boolean {
   return Object.values(settings.events).some((groups) => groups.length > 0);
 }
+
+const NO_MCP: McpConnections = Object.freeze({
+  servers: [],
+  tools: [],
+  close: () => Promise.resolve(),
+});
 
 async function disposeAll(disposers: (() => unknown)[]): Promise<void> {
   let failure: { readonly error: unknown } | undefined;

@@ -59,6 +59,7 @@ export {
   type StreamFinishEvent,
   type TextDeltaEvent,
   type ToolCallDeltaEvent,
+  type McpContext,
   type ToolCallEvent,
   type ToolFailureEvent,
   type ToolOutcome,

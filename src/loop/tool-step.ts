@@ -18,6 +18,7 @@ import {
   InvalidToolCallAction,
   toolCallResolution,
   type InvalidToolCallReason,
+  type McpContext,
   type ToolCallEvent,
 } from '../events/index.ts';
 import { CancelledError, LoopError } from './loop-error.ts';
@@ -354,8 +355,16 @@ async function executeCall(run: RunState, plan: Plan): Promise<CallOutcome> {
   }
 }
 
+/** The fields every tool event of a call carries besides its name, id and arguments. */
+function toolEventFields(run: RunState, toolName: string): { readonly mcpContext?: McpContext } {
+  const mcpContext = run.config.tools?.get(toolName)?.mcpContext;
+  return mcpContext === undefined ? NO_FIELDS : { mcpContext };
+}
+const NO_FIELDS = Object.freeze({});
+
 async function executeCallBody(run: RunState, plan: Plan): Promise<CallOutcome> {
   const call = plan.call;
+  const fields = toolEventFields(run, call.name);
   let args = plan.args;
   let skipReason = plan.kind === 'skip' ? plan.reason : undefined;
   let stop: string | undefined;
@@ -366,6 +375,7 @@ async function executeCallBody(run: RunState, plan: Plan): Promise<CallOutcome> 
       toolCallId: call.id,
       args,
       originalArgs: args,
+      ...fields,
     };
     const action = await run.fire('toolCall', () => event);
     if (action !== undefined) {
@@ -385,7 +395,7 @@ async function executeCallBody(run: RunState, plan: Plan): Promise<CallOutcome> 
     const outcome = await checkPermission(
       run,
       permissions,
-      { toolName: call.name, toolCallId: call.id, args },
+      { toolName: call.name, toolCallId: call.id, args, ...fields },
       (candidate) => {
         const validation = registry?.validate(call.name, candidate);
         return validation === undefined || validation.ok ? undefined : validation.errors;
@@ -463,6 +473,7 @@ async function executeCallBody(run: RunState, plan: Plan): Promise<CallOutcome> 
       toolCallId: call.id,
       args: calledWith,
       error: failed,
+      ...fields,
     }));
     if (action?.kind === 'stop') stop = action.reason;
     else additionalContext = action?.additionalContext;
@@ -495,6 +506,7 @@ async function afterTool(
         ? { result: block.result }
         : { result: block.result, error: block.error },
     skipped,
+    ...toolEventFields(run, call.name),
   }));
   if (action === undefined) return { block, args, skipped, additionalContext: undefined, stop };
   if (action.kind === 'stop')

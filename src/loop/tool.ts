@@ -2,6 +2,7 @@
  * A tool the loop can run: its declaration (what the model sees) and its implementation.
  */
 import type { ToolDeclaration } from '../content/index.ts';
+import type { McpContext } from '../events/index.ts';
 
 /** What a running tool gets besides its arguments. */
 export interface ToolExecutionContext {
@@ -20,5 +21,11 @@ export interface ToolExecutionContext {
  */
 export interface Tool {
   readonly declaration: ToolDeclaration;
+  /**
+   * For a tool an MCP server provides: the server and the tool's name on it. The loop passes it
+   * to the tool events (`PreToolUse`, `PermissionRequest`, `PostToolUse`, `PostToolUseFailure`)
+   * as their `mcp_context`. Absent for every other tool.
+   */
+  readonly mcpContext?: McpContext;
   execute(args: unknown, context: ToolExecutionContext): Promise<unknown>;
 }

@@ -66,6 +66,21 @@ async function untrustedCandidates(
       line: `  setting  ${shown(project, setting.file)} at ${setting.path}\n           ${setting.setting}: ${setting.value}`,
     });
   }
+  for (const server of settings.ignoredMcpServers) {
+    const config = server.config;
+    const target = config.type === 'http' ? config.url : [config.command, ...config.args].join(' ');
+    candidates.push({
+      fingerprint: server.fingerprint,
+      entry: {
+        event: '(mcp server)',
+        matcher: server.name,
+        summary: target,
+        file: server.file,
+        trustedAt: now,
+      },
+      line: `  mcp      ${shown(project, server.file)} at ${server.path}\n           ${config.type}: ${target}`,
+    });
+  }
   return candidates;
 }
 
@@ -80,8 +95,8 @@ async function confirm(question: string): Promise<boolean> {
 }
 
 /**
- * `hookwire hooks trust`: shows every hook (file, event, matcher, command) and loosening
- * setting of the project's settings files that is not trusted, then records them in the trust
+ * `hookwire hooks trust`: shows every hook (file, event, matcher, command), loosening setting
+ * and MCP server (of the settings or `.mcp.json`) of the project that is not trusted, then records them in the trust
  * record (`~/.hookwire/trusted-hooks.json`) by the project's real path and each one's
  * fingerprint. A terminal is asked to confirm; `--yes` trusts without asking; anything else
  * without `--yes` is refused (exit 1). Returns 0 when nothing needs trust or all was trusted.

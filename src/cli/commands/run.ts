@@ -1,5 +1,6 @@
 import { builtinTools } from '../../adapters/tools/index.ts';
 import type { LanguageModel } from '../../content/index.ts';
+import type { McpTool } from '../../hook-kinds/mcp/mcp-connections.ts';
 import type { PermissionMode } from '../../hooks/permissions/index.ts';
 import {
   addedDirectories,
@@ -51,6 +52,23 @@ export interface RunCommandOptions extends SettingsCommandOptions {
   readonly sandboxNetwork?: boolean;
   /** `--otel` / `--no-otel`: export spans over OTLP/HTTP (default: when an endpoint variable is set). */
   readonly otel?: boolean;
+}
+
+/**
+ * Adds the session's MCP tools after the built-in ones. A tool the registry refuses (a name two
+ * tools share once made provider-safe, an input schema that does not compile) is left out with
+ * one warning; the run goes on.
+ */
+function registerMcpTools(tools: ToolRegistry, mcpTools: readonly McpTool[]): void {
+  for (const tool of mcpTools) {
+    try {
+      tools.register(tool);
+    } catch (error) {
+      process.stderr.write(
+        `hookwire: MCP tool ${tool.declaration.name} (server "${tool.mcpContext.server_name}") is not available: ${error instanceof Error ? error.message : String(error)}\n`,
+      );
+    }
+  }
 }
 
 /** Exit status of a cancelled run, as a shell reports a process ended by SIGINT. */
@@ -161,6 +179,12 @@ export async function runCommand(
     promptModel: () => runModel,
     resolveModel: (spec) => resolveModel(spec, modelOptions),
     confinement: (settings) => hookProcessOptions(options, settings, projectDir),
+    mcp: {
+      onWarning: (line) => {
+        process.stderr.write(`${line}\n`);
+      },
+      clientInfo: { name: 'hookwire', version: packageVersion() },
+    },
   });
   const { settings } = hookSession;
   const notice = untrustedNotice(settings, options);
@@ -209,27 +233,29 @@ export async function runCommand(
         ? undefined
         : (await import('../recording-model.ts')).recordRequests(baseModel, options.recordRequests);
     const { runner, stack: hooks } = hookSession;
+    const tools = new ToolRegistry(
+      builtinTools({
+        additionalDirectories,
+        shell: {
+          runner,
+          environment: { pass: settings.passEnvironment },
+          ...(options.sandbox === true
+            ? {
+                sandbox: {
+                  network: options.sandboxNetwork === true,
+                  writableDirectories: additionalDirectories,
+                },
+              }
+            : {}),
+        },
+      }),
+      // Built-in schemas are tested: each validator compiles when its tool is first called.
+      { compile: 'first-use' },
+    );
+    registerMcpTools(tools, hookSession.mcp.tools);
     const agent = createAgent({
       model: recording ?? baseModel,
-      tools: new ToolRegistry(
-        builtinTools({
-          additionalDirectories,
-          shell: {
-            runner,
-            environment: { pass: settings.passEnvironment },
-            ...(options.sandbox === true
-              ? {
-                  sandbox: {
-                    network: options.sandboxNetwork === true,
-                    writableDirectories: additionalDirectories,
-                  },
-                }
-              : {}),
-          },
-        }),
-        // Built-in schemas are tested: each validator compiles when its tool is first called.
-        { compile: 'first-use' },
-      ),
+      tools,
       ...(permissions === undefined ? {} : { permissions }),
       hooks,
       cwd: projectDir,

@@ -96,6 +96,7 @@ function emptyResult(origin: ForeignOrigin, warnings: string[]): ForeignSettings
       disableAllHooks: false,
       policy: NO_POLICY,
       agents: [],
+      mcpServers: [],
       groups: [],
     },
     warnings,

@@ -7,6 +7,7 @@ import { hookFingerprint, hookIdentity, settingFingerprint } from './hook-identi
 import type { LocatedRule, LocatedValue, SettingLocation } from './policy-settings.ts';
 import type { PermissionMode } from '../../hooks/permissions/index.ts';
 import type { DialectName } from '../dialects/vocabulary.ts';
+import type { McpServerEntry } from './mcp-servers.ts';
 
 /**
  * The permission settings of every layer. Rules of all layers add up (`deny` beats `ask` beats
@@ -115,6 +116,15 @@ export interface EffectiveSettings {
   readonly agents: readonly AgentTypeSetting[];
   /** Loosening settings of files inside the project that are not trusted (see `IgnoredSetting`). */
   readonly ignoredSettings: readonly IgnoredSetting[];
+  /**
+   * The MCP servers to start: every layer's `mcpServers` and the project's `.mcp.json` (read
+   * just before the project settings), by name, a later file's server replacing an earlier
+   * one's of the same name; in order of first definition. Servers of files inside the project
+   * that are not trusted are left out (in `ignoredMcpServers`), so they never replace yours.
+   */
+  readonly mcpServers: readonly McpServerEntry[];
+  /** Servers of files inside the project that are not trusted: they do not start. */
+  readonly ignoredMcpServers: readonly McpServerEntry[];
   readonly files: readonly SettingsFileStatus[];
   /**
    * What could not be honoured in the other tools' files (a hook skipped, a field ignored, a
@@ -253,6 +263,7 @@ export function mergeSettingsFiles(
     ignored,
     ...policies,
     agents: parsedFiles.flatMap((parsed) => parsed.agents),
+    ...mergeMcpServers(parsedFiles, trust),
     allowManagedHooksOnly: policy !== undefined,
     disableAllHooks: managedOff !== undefined ? 'managed' : userOff !== undefined ? 'user' : false,
     filesNeedingTrust: trust?.filesNeedingTrust ?? new Set(),
@@ -265,6 +276,27 @@ export function mergeSettingsFiles(
       status: 'loaded',
     })),
   };
+}
+
+/** Merges the MCP servers of the files by name, leaving out untrusted project ones. */
+function mergeMcpServers(
+  parsedFiles: readonly ParsedSettingsFile[],
+  trust: MergeTrust | undefined,
+): { mcpServers: McpServerEntry[]; ignoredMcpServers: McpServerEntry[] } {
+  const byName = new Map<string, McpServerEntry>();
+  const ignoredMcpServers: McpServerEntry[] = [];
+  for (const parsed of parsedFiles) {
+    for (const server of parsed.mcpServers) {
+      const admitted =
+        trust === undefined ||
+        trust.trustAll ||
+        !trust.filesNeedingTrust.has(server.file) ||
+        trust.trusted.has(server.fingerprint);
+      if (admitted) byName.set(server.name, server);
+      else ignoredMcpServers.push(server);
+    }
+  }
+  return { mcpServers: [...byName.values()], ignoredMcpServers };
 }
 
 /** Merges the policy settings of the files, leaving out untrusted loosening ones. */

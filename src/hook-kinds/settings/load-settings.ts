@@ -1,5 +1,5 @@
 import { readFile, realpath, stat } from 'node:fs/promises';
-import { relative, isAbsolute, resolve } from 'node:path';
+import { join, relative, isAbsolute, resolve } from 'node:path';
 import {
   mergeSettingsFiles,
   type EffectiveSettings,
@@ -8,6 +8,7 @@ import {
 } from './effective-settings.ts';
 import type { ParsedSettingsFile } from './parse-settings-text.ts';
 import { SettingsError } from './settings-error.ts';
+import { MCP_JSON_FILE, readMcpJsonText } from './mcp-servers.ts';
 import { SETTINGS_LIMITS, settingsTooLargeIssue } from './settings-limits.ts';
 import type { SettingsIssue } from './settings-issue.ts';
 import { DIALECT_NAMES } from '../dialects/vocabulary.ts';
@@ -81,6 +82,16 @@ export async function fileNeedsTrust(
   return isInsideDirectory(await realPathOf(source.file), projectReal);
 }
 
+const NO_POLICY: ParsedSettingsFile['policy'] = {
+  disableAllHooks: false,
+  hasPermissions: false,
+  allow: [],
+  deny: [],
+  ask: [],
+  additionalDirectories: [],
+  passEnvironment: [],
+};
+
 /** Options of `loadSettings`. */
 export interface LoadSettingsOptions extends SettingsDiscoveryOptions {
   /**
@@ -116,7 +127,13 @@ export async function loadSettings(options: LoadSettingsOptions): Promise<Effect
     seen.add(source.file);
     return duplicate;
   });
-  const [outcomes, foreignOutcomes] = await Promise.all([
+  const mcpJsonSource: SettingsSource = {
+    layer: 'project',
+    file: join(resolve(options.projectDir), MCP_JSON_FILE),
+    required: false,
+  };
+  const [mcpJson, outcomes, foreignOutcomes] = await Promise.all([
+    readSource(mcpJsonSource),
     Promise.all(
       sources.map((source, index) =>
         duplicates[index] === true ? Promise.resolve(undefined) : readSource(source),
@@ -152,6 +169,25 @@ export async function loadSettings(options: LoadSettingsOptions): Promise<Effect
       files.push({ ...base, status: 'loaded' });
     }
   });
+  // The project's `.mcp.json` (servers only) merges just before the project settings.
+  if (mcpJson.kind === 'failed') issues.push(mcpJson.issue);
+  else if (mcpJson.kind === 'text') {
+    const read = readMcpJsonText(mcpJson.text, mcpJsonSource.file);
+    for (const issue of read.issues) issues.push(issue);
+    const at = parsedFiles.findIndex(
+      (parsed) => parsed.layer !== 'managed' && parsed.layer !== 'user',
+    );
+    parsedFiles.splice(at < 0 ? parsedFiles.length : at, 0, {
+      file: mcpJsonSource.file,
+      layer: 'project',
+      allowManagedHooksOnly: false,
+      policy: NO_POLICY,
+      disableAllHooks: false,
+      groups: [],
+      mcpServers: read.servers,
+      agents: [],
+    });
+  }
   if (issues.length > 0) throw new SettingsError(issues);
   const dialects = loadDialectLayers(
     parsedFiles,

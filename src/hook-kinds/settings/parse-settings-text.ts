@@ -18,6 +18,7 @@ import type { DialectName } from '../dialects/vocabulary.ts';
 import { parsePermissionRule } from '../../hooks/permissions/index.ts';
 import { isJsonObject } from '../../wire/json-object.ts';
 import { readPolicySettings, type FilePolicySettings } from './policy-settings.ts';
+import { readMcpServers, type McpServerEntry } from './mcp-servers.ts';
 import { parseJsonText, type JsonDuplicateKey } from '../../wire/json-text.ts';
 import { MAX_ISSUES_PER_FILE, SETTINGS_LIMITS, settingsTooLargeIssue } from './settings-limits.ts';
 
@@ -36,6 +37,8 @@ export interface ParsedSettingsFile {
   readonly groups: readonly HookGroupConfig[];
   /** The `agents` of the file, in document order. */
   readonly agents: readonly AgentTypeSetting[];
+  /** The file's `mcpServers`, in document order (see `readMcpServers`). */
+  readonly mcpServers: readonly McpServerEntry[];
 }
 
 /** An agent type of a settings file's `agents`, and where it was written. */
@@ -142,11 +145,13 @@ export function readSettingsText(text: string, origin: SettingsTextOrigin): Sett
     for (const issue of checked.error.issues) {
       if (issues.length > MAX_ISSUES_PER_FILE) break; // enough to act on; the cap is said below
       if (isTimeoutPath(issue.path)) continue; // reported below, by parseTimeout
+      if (issue.path[0] === 'mcpServers') continue; // reported below, by readMcpServers
       for (const found of schemaIssues(file, issue, raw)) issues.push(found);
     }
   }
   const groups = checkSemantics(raw, origin, issues);
   const policy = readPolicySettings(raw, origin, issues);
+  const mcpServers = readMcpServers(raw, origin, issues);
   if (isJsonObject(raw) && raw.allowManagedHooksOnly !== undefined && layer !== 'managed') {
     issues.push({
       file,
@@ -179,6 +184,7 @@ export function readSettingsText(text: string, origin: SettingsTextOrigin): Sett
         : {}),
       groups,
       agents: readAgentTypes(raw, origin),
+      mcpServers,
     },
     issues,
   };

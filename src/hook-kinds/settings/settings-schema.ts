@@ -6,6 +6,7 @@ import {
   type RegisteredEventName,
 } from '../../events/index.ts';
 import { HOOK_KINDS, hookEntrySchema } from '../registry.ts';
+import { mcpServersSchema } from './mcp-servers.ts';
 
 /**
  * The shape of a settings file, as zod schemas. They are the one source of truth: loading
@@ -152,6 +153,7 @@ export const settingsFileSchema = z
         description:
           'Agent types for the agent tool, by name; a later layer replaces a type of the same name, and these replace .hookwire/agents/NAME.md files.',
       }),
+    mcpServers: mcpServersSchema.optional(),
   })
   .meta({ title: 'hookwire settings', description: 'Command hooks for hookwire.' });
 

@@ -14,6 +14,7 @@ import { realpath } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { resolve } from 'node:path';
 import type {
+  McpContext,
   NotificationEvent,
   PermissionRequestAction,
   PermissionRequestEvent,
@@ -52,6 +53,8 @@ export interface PermissionCheckCall {
   readonly toolCallId: string;
   /** The arguments as PreToolUse left them. */
   readonly args: unknown;
+  /** An MCP tool's server and name on it: `mcp_context` of the PermissionRequest payload. */
+  readonly mcpContext?: McpContext;
 }
 
 /**
@@ -134,6 +137,7 @@ export async function resolvePermission(
     reason: decision.reason,
     mode,
     ...(decision.rule === undefined ? {} : { rule: decision.rule.source }),
+    ...(call.mcpContext === undefined ? {} : { mcpContext: call.mcpContext }),
   });
   if (action?.kind === 'deny')
     return { kind: 'refuse', reason: `Permission denied: ${action.message}` };

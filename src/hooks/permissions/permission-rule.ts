@@ -229,6 +229,19 @@ function specifierMatches(
 }
 
 /**
+ * Whether a rule's tool names the call's tool: the same name, or (as in Claude Code) `mcp__SERVER`
+ * for every tool of that MCP server (`mcp__SERVER__TOOL`).
+ */
+function ruleCoversTool(ruleTool: string, toolName: string): boolean {
+  if (ruleTool === toolName) return true;
+  return (
+    ruleTool.startsWith('mcp__') &&
+    !ruleTool.slice(5).includes('__') &&
+    toolName.startsWith(`${ruleTool}__`)
+  );
+}
+
+/**
  * The first rule of `rules` that covers `call`, or `undefined`. A bare rule covers every call of
  * its tool. For a command: a deny or ask list (`mode: 'any'`) matches when any simple command of
  * it matches one rule; an allow list (`mode: 'every'`) only when every simple command matches a
@@ -241,7 +254,7 @@ export function findMatchingRule(
   context: RuleContext,
   mode: 'any' | 'every',
 ): PermissionRule | undefined {
-  const own = rules.filter((rule) => rule.tool === call.toolName);
+  const own = rules.filter((rule) => ruleCoversTool(rule.tool, call.toolName));
   const bare = own.find((rule) => rule.specifier === undefined);
   if (bare !== undefined) return bare;
   const specific = own.filter((rule) => rule.specifier !== undefined);

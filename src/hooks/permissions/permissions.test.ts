@@ -169,6 +169,17 @@ describe('decidePermission', () => {
     expect(decide('default', shell('npm test'), { allow: ['shell(npm test)'] })).toBe('allow');
   });
 
+  it('MCP tools: mcp__SERVER covers every tool of the server, mcp__SERVER__TOOL one tool', () => {
+    const tool = (toolName: string) => ({ toolName });
+    const lists = { allow: ['mcp__docs'], deny: ['mcp__git__push'] };
+    expect(decide('default', tool('mcp__docs__search'), lists)).toBe('allow');
+    expect(decide('default', tool('mcp__docs'), lists)).toBe('allow');
+    expect(decide('default', tool('mcp__docsx__search'), lists)).toBe('ask');
+    expect(decide('default', tool('mcp__git__push'), lists)).toBe('deny');
+    expect(decide('default', tool('mcp__git__log'), lists)).toBe('ask');
+    expect(decide('bypassPermissions', tool('mcp__git__push'), lists)).toBe('deny');
+  });
+
   it('acceptEdits: edits and plain file-system commands run; other commands are asked for', () => {
     expect(decide('acceptEdits', file('edit_file', '/work/project/a'))).toBe('allow');
     expect(decide('acceptEdits', shell('mkdir -p out && touch out/x'))).toBe('allow');

@@ -1,0 +1,194 @@
+/**
+ * The MCP stdio transport hookwire starts servers with: the SDK's message framing (`ReadBuffer`,
+ * `serializeMessage`: one JSON-RPC message per line) over a child process contained like a hook
+ * process (decision 0008): the server leads its own process group and carries a
+ * `HOOKWIRE_HOOK_RUN` tag, so closing it kills the group and every process that left it (a
+ * `setsid` grandchild, a double fork) but kept the tag.
+ *
+ * The SDK's own `StdioClientTransport` spawns with neither, so a server's children could outlive
+ * the session; this one is a drop-in `Transport` for the SDK's `Client`.
+ *
+ * Closing follows the MCP lifecycle for stdio: close the server's stdin, give it
+ * `exitGraceMs` to exit, then SIGTERM to its group and tagged processes, then SIGKILL after
+ * `killGraceMs`.
+ */
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { ReadBuffer, serializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import {
+  HOOK_RUN_VARIABLE,
+  findContainedProcesses,
+  signalProcesses,
+} from '../command/runner/containment.ts';
+import { hasRunningMembers, signalProcessGroup } from '../command/runner/process-group.ts';
+
+/** How a contained stdio server starts. */
+export interface ContainedStdioOptions {
+  readonly command: string;
+  readonly args: readonly string[];
+  readonly cwd: string;
+  /** The whole environment of the server (the caller merges the inherited one). */
+  readonly env: Readonly<Record<string, string>>;
+  /** The containment tag, given to the server as `HOOKWIRE_HOOK_RUN`. */
+  readonly tag: string;
+  /** After stdin closes, how long the server may take to exit by itself. Default 500 ms. */
+  readonly exitGraceMs?: number;
+  /** SIGTERM → SIGKILL grace. Default 2000 ms. */
+  readonly killGraceMs?: number;
+}
+
+/** The last bytes of a server's stderr kept for failure messages. */
+const STDERR_TAIL = 2000;
+const POLL_MS = 20;
+
+export class ContainedStdioTransport implements Transport {
+  onclose?: () => void;
+  onerror?: (error: Error) => void;
+  onmessage?: (message: JSONRPCMessage) => void;
+
+  readonly #options: ContainedStdioOptions;
+  readonly #readBuffer = new ReadBuffer();
+  #child: ChildProcessWithoutNullStreams | undefined;
+  #exited: Promise<void> | undefined;
+  #alive = false;
+  #stderr = '';
+  #exit: string | undefined;
+  #closing: Promise<void> | undefined;
+
+  constructor(options: ContainedStdioOptions) {
+    this.#options = options;
+  }
+
+  /** The server's pid (also its process group id) once started. */
+  get pid(): number | undefined {
+    return this.#child?.pid;
+  }
+
+  /** The tail of what the server wrote on stderr, and how it exited if it did: for failure messages. */
+  describeFailure(): string {
+    const parts: string[] = [];
+    if (this.#exit !== undefined) parts.push(this.#exit);
+    const tail = this.#stderr.trim();
+    if (tail !== '') parts.push(`stderr: ${tail.split('\n').slice(-3).join(' | ')}`);
+    return parts.join('; ');
+  }
+
+  start(): Promise<void> {
+    if (this.#child !== undefined) throw new Error('ContainedStdioTransport already started');
+    return new Promise((resolve, reject) => {
+      const child = spawn(this.#options.command, [...this.#options.args], {
+        cwd: this.#options.cwd,
+        env: { ...this.#options.env, [HOOK_RUN_VARIABLE]: this.#options.tag },
+        stdio: ['pipe', 'pipe', 'pipe'],
+        detached: true,
+        windowsHide: true,
+      });
+      this.#child = child;
+      this.#exited = new Promise((settle) => {
+        child.once('error', () => {
+          settle();
+        });
+        child.once('close', (code, signal) => {
+          this.#alive = false;
+          this.#exit ??=
+            signal === null ? `exited with code ${String(code)}` : `exited on ${signal}`;
+          settle();
+          this.onclose?.();
+        });
+      });
+      child.once('error', (error) => {
+        this.#alive = false;
+        this.#exit = `could not start ${JSON.stringify(this.#options.command)}: ${error.message}`;
+        reject(new Error(this.#exit));
+        this.onerror?.(error);
+      });
+      child.once('spawn', () => {
+        this.#alive = true;
+        resolve();
+      });
+      child.stdin.on('error', (error) => {
+        this.onerror?.(error);
+      });
+      child.stdout.on('data', (chunk: Buffer) => {
+        this.#readBuffer.append(chunk);
+        this.#drain();
+      });
+      child.stdout.on('error', (error) => {
+        this.onerror?.(error);
+      });
+      child.stderr.setEncoding('utf8');
+      child.stderr.on('data', (chunk: string) => {
+        this.#stderr = (this.#stderr + chunk).slice(-STDERR_TAIL);
+      });
+    });
+  }
+
+  #drain(): void {
+    for (;;) {
+      let message: JSONRPCMessage | null;
+      try {
+        message = this.#readBuffer.readMessage();
+      } catch (error) {
+        this.onerror?.(error instanceof Error ? error : new Error(String(error)));
+        continue;
+      }
+      if (message === null) return;
+      this.onmessage?.(message);
+    }
+  }
+
+  send(message: JSONRPCMessage): Promise<void> {
+    const child = this.#child;
+    if (child === undefined || !this.#alive || child.stdin.destroyed)
+      return Promise.reject(
+        new Error(`the server is not running${this.#exit === undefined ? '' : ` (${this.#exit})`}`),
+      );
+    return new Promise((resolve) => {
+      if (child.stdin.write(serializeMessage(message))) resolve();
+      else child.stdin.once('drain', resolve);
+    });
+  }
+
+  /** Stops the server and everything it started (see the module's doc). Idempotent. */
+  close(): Promise<void> {
+    this.#closing ??= this.#stop();
+    return this.#closing;
+  }
+
+  async #stop(): Promise<void> {
+    const child = this.#child;
+    const groupId = child?.pid;
+    if (child === undefined || groupId === undefined) {
+      this.#readBuffer.clear();
+      return;
+    }
+    child.stdin.end();
+    const exitGrace = this.#options.exitGraceMs ?? 500;
+    const killGrace = this.#options.killGraceMs ?? 2000;
+    const match = { groupIds: [groupId], tag: this.#options.tag };
+    const gone = (): boolean =>
+      !hasRunningMembers(groupId) && findContainedProcesses(match).length === 0;
+    if (!(await this.#waitUntil(gone, exitGrace))) {
+      signalProcessGroup(groupId, 'SIGTERM');
+      signalProcesses(findContainedProcesses(match), 'SIGTERM');
+      if (!(await this.#waitUntil(gone, killGrace))) {
+        for (let round = 0; round < 2; round++) {
+          signalProcessGroup(groupId, 'SIGKILL');
+          signalProcesses(findContainedProcesses(match), 'SIGKILL');
+        }
+      }
+    }
+    await this.#exited;
+    this.#readBuffer.clear();
+  }
+
+  async #waitUntil(done: () => boolean, ms: number): Promise<boolean> {
+    const deadline = performance.now() + ms;
+    while (!done()) {
+      if (performance.now() >= deadline) return false;
+      await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+    }
+    return true;
+  }
+}
