@@ -319,11 +319,13 @@ export class HookStack implements AgentHook {
     return RAN;
   }
 
-  // Every other method of the catalogue: a call into the one driver.
+  // Every other method of the catalogue: a call into the one driver. (`this` is the class here:
+  // tsc compiles `HookStack` inside a static block to an alias assigned only after the class.)
   static {
+    const prototype = this.prototype;
     for (const dispatcher of DISPATCHERS) {
-      if (Object.hasOwn(HookStack.prototype, dispatcher.method)) continue; // a fast path above
-      Object.defineProperty(HookStack.prototype, dispatcher.method, {
+      if (Object.hasOwn(prototype, dispatcher.method)) continue; // a fast path above
+      Object.defineProperty(prototype, dispatcher.method, {
         configurable: true,
         writable: true,
         value: function (this: HookStack, context: HookContext, event: unknown): unknown {
