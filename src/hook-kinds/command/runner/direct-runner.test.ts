@@ -13,10 +13,12 @@ describe('direct runner', () => {
     collectGarbage();
     const baseline = process.memoryUsage().arrayBuffers;
     let peak = 0;
+    let samples = 0;
     // Garbage (the discarded chunks) is collected before each sample, so what is measured is
     // what the runner keeps alive.
     const sampler = setInterval(() => {
       collectGarbage();
+      samples++;
       peak = Math.max(peak, process.memoryUsage().arrayBuffers - baseline);
     }, 20);
     const runner = createDirectRunner();
@@ -33,7 +35,9 @@ describe('direct runner', () => {
       clearInterval(sampler);
       await runner.close();
     }
-    expect(peak).toBeGreaterThan(0);
+    // The sampler ran while the flood was read (what it saw may stay at or below the baseline
+    // when nothing is retained, so the count, not the peak, says it ran).
+    expect(samples).toBeGreaterThan(0);
     // Buffering the flood would hold 50 MiB; what is allowed is the 1 MiB kept plus chunks in
     // flight, which grow when the machine is loaded and the sampler runs late.
     expect(peak).toBeLessThan(20 * 1024 * 1024);
