@@ -9,9 +9,6 @@
  * so a stack (and a stack nested in it) handles every event the catalogue lists. See `DESIGN.md`.
  */
 import {
-  actionDecision,
-  actionReason,
-  boundedText,
   NEXT,
   ObservationAction,
   ToolCallAction,
@@ -26,10 +23,10 @@ import {
   type ToolCallDeltaEvent,
   type ToolCallEvent,
   type ToolCallResolution,
-  type ObservedHookRun,
 } from '../../events/index.ts';
 import { REPORTS_OWN_RUNS, type AgentHook } from '../agent-hook.ts';
 import { HookError } from '../hook-error.ts';
+import { describeReturned, inProcessRun, kindOf } from './in-process-run.ts';
 import {
   DISPATCHERS,
   dispatcherOf,
@@ -95,34 +92,8 @@ function isThenable(value: unknown): value is PromiseLike<unknown> {
   );
 }
 
-function kindOf(value: unknown): unknown {
-  return typeof value === 'object' && value !== null
-    ? (value as { readonly kind?: unknown }).kind
-    : undefined;
-}
-
-function describeReturned(value: unknown): string {
-  if (value === undefined) return 'undefined';
-  if (value === null) return 'null';
-  if (typeof value !== 'object') return `a ${typeof value}`;
-  const kind = kindOf(value);
-  return kind === undefined
-    ? 'an object without a `kind`'
-    : `an action of kind ${JSON.stringify(kind)}`;
-}
-
 function ignore(): void {
   // See the caller: the failure is reported through the HookError instead.
-}
-
-/** The answer an in-process run gave, as a bounded JSON text (nothing when it cannot be written). */
-function answerText(result: unknown): string | undefined {
-  if (typeof result !== 'object' || result === null) return undefined;
-  try {
-    return boundedText(JSON.stringify(result));
-  } catch {
-    return undefined;
-  }
 }
 
 /**
@@ -515,34 +486,9 @@ export class HookStack implements AgentHook {
     result: unknown,
     error: unknown,
   ): void {
-    const failed =
-      error !== undefined ||
-      (result !== dispatcher.proceed && !dispatcher.allowed.has(kindOf(result)));
-    const decision = failed ? 'allow' : actionDecision(result);
-    const reason = failed
-      ? error instanceof Error
-        ? error.message
-        : error === undefined
-          ? `returned ${describeReturned(result)}`
-          : `threw ${describeReturned(error)}`
-      : actionReason(result);
-    const toolCallId = (event as { readonly toolCallId?: unknown } | null)?.toolCallId;
-    const answer = failed ? undefined : answerText(result);
-    const run: ObservedHookRun = {
-      event: dispatcher.label,
-      hook: this.nameOf(hook),
-      kind: 'in-process',
-      decision,
-      status: failed ? 'error' : decision === 'deny' ? 'blocked' : 'ok',
-      ...(reason === undefined ? {} : { reason }),
-      startTime,
-      durationMs: Math.round((performance.now() - start) * 1000) / 1000,
-      timedOut: false,
-      failedClosed: false,
-      ...(typeof toolCallId === 'string' ? { toolCallId } : {}),
-      ...(answer === undefined ? {} : { answer }),
-    };
-    context.recordHookRun?.(run);
+    context.recordHookRun?.(
+      inProcessRun(dispatcher, this.nameOf(hook), event, startTime, start, result, error),
+    );
   }
 
   async #settle(
