@@ -15,7 +15,7 @@ import {
   parseSettingsText,
 } from '../../src/hook-kinds/command/index.ts';
 import { describeAgentHookContract } from '../../src/hooks/testing/index.ts';
-import type { ScriptedHookSpec } from '../../src/hooks/testing/index.ts';
+import { hookOutputFor } from '../hook-kinds/contract-output.ts';
 
 const runner = createCommandRunner();
 const scripts = mkdtempSync(join(tmpdir(), 'hookwire-contract-scripts-'));
@@ -23,27 +23,6 @@ afterAll(async () => {
   await runner.close();
   rmSync(scripts, { recursive: true, force: true });
 });
-
-/** The hook output JSON that answers like `spec.respond`. */
-function outputFor(spec: ScriptedHookSpec): unknown {
-  const { respond } = spec;
-  switch (respond.type) {
-    case 'continue':
-      return undefined;
-    case 'rewriteArgs':
-      return { hookSpecificOutput: { updatedInput: respond.args } };
-    case 'rewriteResult':
-      return { hookSpecificOutput: { updatedToolOutput: respond.presentation } };
-    case 'addContext':
-      return { hookSpecificOutput: { additionalContext: respond.context } };
-    case 'deny':
-      return { decision: 'deny', reason: respond.reason };
-    case 'block':
-      return { decision: 'block', reason: respond.reason };
-    case 'stop':
-      return { continue: false, stopReason: respond.reason };
-  }
-}
 
 let counter = 0;
 
@@ -55,7 +34,7 @@ describeAgentHookContract('command hook (a real process per settings group)', (s
         ? 'tool_response'
         : undefined;
   const script = join(scripts, `hook-${++counter}.mjs`);
-  const output = outputFor(spec);
+  const output = hookOutputFor(spec);
   writeFileSync(
     script,
     `import { appendFileSync, readFileSync } from 'node:fs';
