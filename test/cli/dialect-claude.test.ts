@@ -342,7 +342,7 @@ appendFileSync(process.argv[2], JSON.stringify({ dir: process.env.CLAUDE_PROJECT
       permissions: { allow: ['Bash(npm test)'] },
       enabledPlugins: {},
       hooks: {
-        SubagentStop: [{ hooks: [{ type: 'command', command: 'true' }] }],
+        TeammateIdle: [{ hooks: [{ type: 'command', command: 'true' }] }],
         PreToolUse: [
           {
             matcher: 'Bash',
@@ -369,7 +369,7 @@ appendFileSync(process.argv[2], JSON.stringify({ dir: process.env.CLAUDE_PROJECT
     expect(existsSync(join(sandbox.project, 'victim'))).toBe(true);
     expect(results[0]?.error).toContain('rm -rf is not allowed here');
     expect(stderr).toContain(
-      `${file} at hooks.SubagentStop: Claude Code's event "SubagentStop" is not supported`,
+      `${file} at hooks.TeammateIdle: Claude Code's event "TeammateIdle" is not supported`,
     );
     expect(stderr).toContain(
       `${file} at hooks.PreToolUse[0].hooks[0].type: hook type "prompt" is not supported`,

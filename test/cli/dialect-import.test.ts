@@ -68,6 +68,7 @@ describe('hookwire hooks import', () => {
           { matcher: 'Grep|LS', hooks: [{ type: 'command', command: logger, once: true }] },
         ],
         SubagentStop: [{ hooks: [{ type: 'command', command: logger }] }],
+        TeammateIdle: [{ hooks: [{ type: 'command', command: logger }] }],
       },
     });
 
@@ -90,7 +91,7 @@ describe('hookwire hooks import', () => {
     );
     expect(imported.code).toBe(0);
     expect(imported.stderr).toContain(
-      `${claudeFile} at hooks.SubagentStop: Claude Code's event "SubagentStop" is not supported`,
+      `${claudeFile} at hooks.TeammateIdle: Claude Code's event "TeammateIdle" is not supported`,
     );
     expect(imported.stderr).toContain('the tool MultiEdit has no counterpart in hookwire');
     expect(imported.stderr).toContain('the tool LS has no counterpart in hookwire');
@@ -117,7 +118,11 @@ describe('hookwire hooks import', () => {
         hooks: [{ type: 'command', command: logger, timeout: '600s' }],
       },
     ]);
-    expect(written.hooks['SubagentStop']).toBeUndefined();
+    // Gemini CLI's migrator drops SubagentStop; hookwire has it.
+    expect(written.hooks['SubagentStop']).toEqual([
+      { dialect: 'claude', hooks: [{ type: 'command', command: logger, timeout: '600s' }] },
+    ]);
+    expect(written.hooks['TeammateIdle']).toBeUndefined();
 
     // The original removed, the imported file alone gives the same effects.
     await rm(join(sandbox.project, '.claude'), { recursive: true });

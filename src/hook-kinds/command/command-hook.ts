@@ -137,7 +137,7 @@ export function commandHookForGroup(
     const fields = external.toPayload(event) as Readonly<Record<string, unknown>>;
     const dialect = group.dialect;
     // A dialect's hook sees the payload (and matches) in its own tool's words.
-    const view = dialect === undefined ? fields : foreignPayload(dialect, fields);
+    const view = dialect === undefined ? fields : foreignPayload(dialect, group.event, fields);
     const names = group.foreignNames === true ? view : fields;
     if (external.matcher !== undefined && !group.matcher.matches(names[external.matcher] as string))
       return proceed;

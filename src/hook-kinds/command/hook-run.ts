@@ -277,7 +277,8 @@ export function commandAnswer(hook: CommandHookConfig, result: CommandResult): H
 /**
  * What a dialect's command run answered, by that tool's rules: Gemini CLI reads stdout's JSON
  * before the exit code (exit 2 still blocks: the safe reading), and a Gemini hook killed by a
- * signal blocks (Gemini lets it through, a fail-open bug); at Claude Code's `Stop` a JSON
+ * signal blocks (Gemini lets it through, a fail-open bug); at Claude Code's `Stop` and
+ * `SubagentStop` a JSON
  * `reason` on stdout is the reason even with exit 2. A JSON answer has the fields hookwire does
  * not implement removed (`normalizeForeignAnswer`) before it is decoded.
  */
@@ -300,7 +301,10 @@ function dialectAnswer(
         verb: 'was killed',
         missingReason: 'no answer',
       };
-    if (result.exitCode === BLOCKING_EXIT && (event === 'Stop' || rules.jsonBeforeExitCode))
+    if (
+      result.exitCode === BLOCKING_EXIT &&
+      (event === 'Stop' || event === 'SubagentStop' || rules.jsonBeforeExitCode)
+    )
       return {
         kind: 'block',
         reason: reason ?? result.stderr.trim(),

@@ -55,7 +55,10 @@ const CLAUDE_EVENTS: Readonly<Record<string, HookEventName>> = Object.fromEntrie
       'Stop',
       'StopFailure',
       'Notification',
+      'SubagentStart',
+      'SubagentStop',
       'PreCompact',
+      'PostCompact',
       'SessionStart',
       'SessionEnd',
     ] as const

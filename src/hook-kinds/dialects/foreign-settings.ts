@@ -4,7 +4,7 @@
  * only**, with a warning naming the file, the JSON path and what is unsupported; the rest of the
  * file still loads. hookwire's own files stay strict (`parse-settings-text.ts`).
  *
- * - An event hookwire does not have (`SubagentStop`, `TeammateIdle`, …), a hook type other than
+ * - An event hookwire does not have (`TeammateIdle`, `TaskCompleted`, …), a hook type other than
  *   `command` (`prompt`, `agent`, `http`), a missing command, a matcher that does not compile, an
  *   `if` that is not a permission rule: that hook (or group) is skipped.
  * - A field hookwire does not implement on a hook or a group: the field is ignored (the hook

@@ -20,19 +20,48 @@ import {
 
 type Fields = Readonly<Record<string, unknown>>;
 
+type Extras = Readonly<Partial<Record<HookEventName, (fields: Fields) => Fields>>>;
+
+/** Claude Code's (and Codex's) names for payload fields hookwire calls otherwise. */
+const CLAUDE_EXTRAS: Extras = {
+  // Claude Code's reference: SubagentStop gets `last_assistant_message` (hookwire's `result`).
+  SubagentStop: (fields) => ({ last_assistant_message: fields['result'] }),
+  // Claude Code's PostCompact gets the summary as `compact_summary`.
+  PostCompact: (fields) => ({ compact_summary: fields['summary'] }),
+};
+
 /**
- * The payload fields of an event as a dialect's hook reads them: `tool_name` and `tool_input`
- * (tool events, `PermissionRequest`) in its names and units. Other fields are the same in every
- * dialect.
+ * Payload fields a dialect's hooks read under their own names, added beside hookwire's (which
+ * stay: a hook reading either works). Kimi Code's reference: `agent_name` and `response` on its
+ * subagent events, `estimated_token_count` on `PostCompact`.
  */
-export function foreignPayload(dialect: DialectName, fields: Fields): Fields {
-  const toolName = fields['tool_name'];
-  if (typeof toolName !== 'string') return fields;
+const PAYLOAD_EXTRAS: Readonly<Record<DialectName, Extras>> = {
+  claude: CLAUDE_EXTRAS,
+  codex: CLAUDE_EXTRAS,
+  gemini: {},
+  kimi: {
+    SubagentStart: (fields) => ({ agent_name: fields['agent_type'] }),
+    SubagentStop: (fields) => ({ agent_name: fields['agent_type'], response: fields['result'] }),
+    PostCompact: (fields) => ({ estimated_token_count: fields['tokens_after'] }),
+  },
+};
+
+/**
+ * The payload fields of `event` as a dialect's hook reads them: `tool_name` and `tool_input`
+ * (tool events, `PermissionRequest`) in its names and units, plus the fields it knows under
+ * other names (`PAYLOAD_EXTRAS`, e.g. Claude Code's `last_assistant_message` at
+ * `SubagentStop`). Other fields are the same in every dialect.
+ */
+export function foreignPayload(dialect: DialectName, event: HookEventName, fields: Fields): Fields {
+  const extras = PAYLOAD_EXTRAS[dialect][event];
+  const extended = extras === undefined ? fields : { ...fields, ...extras(fields) };
+  const toolName = extended['tool_name'];
+  if (typeof toolName !== 'string') return extended;
   return {
-    ...fields,
+    ...extended,
     tool_name: foreignToolName(dialect, toolName),
-    ...('tool_input' in fields
-      ? { tool_input: foreignToolInput(dialect, toolName, fields['tool_input']) }
+    ...('tool_input' in extended
+      ? { tool_input: foreignToolInput(dialect, toolName, extended['tool_input']) }
       : {}),
   };
 }
