@@ -22,7 +22,8 @@ export interface ToolSelectionEvent {
 
 /**
  * Before each model call, on the tool list. Choices combine across hooks: `none` > `required` >
- * `auto`; explicit allowlists intersect; an omitted list is unrestricted.
+ * `auto`; explicit allowlists intersect (names compared case-insensitively, the result sorted and
+ * spelled as the tools are declared); an omitted list is unrestricted.
  */
 export type ToolSelectionAction =
   { readonly kind: 'continue' } | { readonly kind: 'choose'; readonly toolChoice: ToolChoice };
@@ -41,6 +42,12 @@ export interface BeforeToolSelectionOutput {
   readonly toolChoice?: ToolChoice;
 }
 
+/** One dispatch's choices, and the tools the request declares (their names are the spelling). */
+interface SelectionState {
+  readonly choices: ToolChoice[];
+  readonly tools: readonly ToolDeclaration[];
+}
+
 type External = ExternalSide<
   'BeforeToolSelection',
   ToolSelectionEvent,
@@ -49,7 +56,11 @@ type External = ExternalSide<
   BeforeToolSelectionOutput
 >;
 
-/** Choices aggregate: `none` > `required` > `auto`; allowlists intersect; omitted = unrestricted. */
+/**
+ * Choices aggregate (`aggregateToolChoice`): `none` > `required` > `auto`; allowlists intersect
+ * case-insensitively and come back sorted, in the declared tools' spelling (`["Read_File"]` and
+ * `["read_file"]` allow the declared `read_file`); omitted = unrestricted.
+ */
 export const toolSelection: EventDefinition<
   'toolSelection',
   'onToolSelection',
@@ -62,14 +73,17 @@ export const toolSelection: EventDefinition<
   actionKinds: ['continue', 'choose'],
   compose: {
     proceed: CONTINUE,
-    start: (): ToolChoice[] => [],
-    accept(state: ToolChoice[], action) {
-      if (action.kind === 'choose') state.push(action.toolChoice);
+    start: (event): SelectionState => ({ choices: [], tools: event.tools }),
+    accept(state: SelectionState, action) {
+      if (action.kind === 'choose') state.choices.push(action.toolChoice);
       return NEXT;
     },
     eventFor: (_state, event) => event,
-    finish(state: ToolChoice[]) {
-      const combined = aggregateToolChoice(state);
+    finish(state: SelectionState) {
+      const combined = aggregateToolChoice(
+        state.choices,
+        state.tools.map((tool) => tool.name),
+      );
       return combined === undefined
         ? ToolSelectionAction.continue()
         : ToolSelectionAction.choose(combined);

@@ -56,12 +56,25 @@ describe('aggregateToolChoice', () => {
       { mode: 'required' },
     ],
     [
-      'explicit allowlists intersect in the order of the first list',
+      'explicit allowlists intersect, sorted',
       [
         { mode: 'auto', allowedToolNames: ['c', 'a', 'b'] },
         { mode: 'auto', allowedToolNames: ['b', 'c', 'd'] },
       ],
-      { mode: 'auto', allowedToolNames: ['c', 'b'] },
+      { mode: 'auto', allowedToolNames: ['b', 'c'] },
+    ],
+    [
+      'names match case-insensitively (trimmed), spelled as the first list that named them',
+      [
+        { mode: 'auto', allowedToolNames: ['read_file', 'Glob'] },
+        { mode: 'auto', allowedToolNames: ['Read_File', ' glob '] },
+      ],
+      { mode: 'auto', allowedToolNames: ['Glob', 'read_file'] },
+    ],
+    [
+      'one list is sorted and de-duplicated case-insensitively',
+      [{ mode: 'required', allowedToolNames: ['write_file', 'Read_File', 'read_file'] }],
+      { mode: 'required', allowedToolNames: ['Read_File', 'write_file'] },
     ],
     [
       'an omitted list is unrestricted and does not widen an explicit one',
@@ -101,6 +114,23 @@ describe('aggregateToolChoice', () => {
 
   it.each(table)('%s', (_name, choices, expected) => {
     expect(aggregateToolChoice(choices)).toEqual(expected);
+  });
+
+  it('spells the names as the tools are declared, an exact match first', () => {
+    expect(
+      aggregateToolChoice(
+        [
+          { mode: 'auto', allowedToolNames: ['READ_FILE', 'Grep', 'mcp__docs__search'] },
+          { mode: 'auto', allowedToolNames: ['read_file', 'grep', 'MCP__DOCS__SEARCH'] },
+        ],
+        ['grep', 'Grep', 'read_file', 'mcp__docs__search', 'shell'],
+      ),
+    ).toEqual({ mode: 'auto', allowedToolNames: ['Grep', 'mcp__docs__search', 'read_file'] });
+    // A name no declared tool has keeps the first spelling.
+    expect(aggregateToolChoice([{ mode: 'auto', allowedToolNames: ['Nope'] }], ['shell'])).toEqual({
+      mode: 'auto',
+      allowedToolNames: ['Nope'],
+    });
   });
 
   it('does not change the choices it reads', () => {

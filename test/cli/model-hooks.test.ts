@@ -99,6 +99,34 @@ describe.each([
     }
   });
 
+  it('allowlists of two BeforeToolSelection hooks intersect case-insensitively: Read_File and read_file allow read_file', async () => {
+    const sandbox = await createSandbox();
+    const hooks = [];
+    for (const [index, names] of [
+      ['Read_File', 'GLOB'],
+      ['read_file', 'glob', 'grep'],
+    ].entries())
+      hooks.push(
+        await writeHookScript(
+          sandbox.root,
+          `select-${index}.mjs`,
+          answering({
+            hookSpecificOutput: { toolChoice: { mode: 'auto', allowedToolNames: names } },
+          }),
+        ),
+      );
+    await writeJson(
+      join(sandbox.project, '.hookwire', 'settings.json'),
+      settingsWith({ BeforeToolSelection: hooks }),
+    );
+    const record = join(sandbox.root, 'requests.jsonl');
+    const outcome = await run(sandbox, [say('ok')], surface, ['--record-requests', record]);
+    expect(outcome.code).toBe(0);
+    const [request] = await readLog(record);
+    const tools = (request?.['tools'] as { name: string }[] | undefined) ?? [];
+    expect(tools.map((tool) => tool.name).sort()).toEqual(['glob', 'read_file']);
+  });
+
   it('an AfterModel hook that denies aborts the turn without running the tool it asked for', async () => {
     const sandbox = await project({ AfterModel: { decision: 'deny', reason: 'output withheld' } });
     const outcome = await run(

@@ -137,7 +137,27 @@ describe.each(arrangements)('HookStack composition (%s)', (_arrangement, compose
         },
       ]);
       expect(await stack.onToolSelection(context, toolSelectionEvent)).toEqual(
-        ToolSelectionAction.choose({ mode: 'required', allowedToolNames: ['read', 'list'] }),
+        ToolSelectionAction.choose({ mode: 'required', allowedToolNames: ['list', 'read'] }),
+      );
+      // Case-insensitive, in the declared tools' spelling, sorted.
+      const spelled = compose([
+        {
+          onToolSelection: () =>
+            ToolSelectionAction.choose({ mode: 'auto', allowedToolNames: ['Read_File', 'GLOB'] }),
+        },
+        {
+          onToolSelection: () =>
+            ToolSelectionAction.choose({ mode: 'auto', allowedToolNames: ['glob', 'read_file'] }),
+        },
+      ]);
+      const declared = ['read_file', 'glob', 'grep'].map((name) => ({
+        name,
+        parameters: { type: 'object' as const },
+      }));
+      expect(
+        await spelled.onToolSelection(context, { ...toolSelectionEvent, tools: declared }),
+      ).toEqual(
+        ToolSelectionAction.choose({ mode: 'auto', allowedToolNames: ['glob', 'read_file'] }),
       );
       const none = compose([
         { onToolSelection: logged('d', () => ToolSelectionAction.choose({ mode: 'none' })) },
