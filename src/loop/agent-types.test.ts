@@ -8,6 +8,7 @@ import {
   GENERAL_PURPOSE_AGENT,
   loadAgentFiles,
   parseAgentFile,
+  toolSelector,
 } from './agent-types.ts';
 
 describe('parseAgentFile', () => {
@@ -93,5 +94,40 @@ describe('loadAgentFiles and agentTypesByName', () => {
     ]);
     expect([...types.keys()]).toEqual([GENERAL_PURPOSE_AGENT, 'a']);
     expect(types.get('a')?.prompt).toBe('two');
+  });
+});
+
+describe('toolSelector', () => {
+  const tools = [
+    'shell',
+    'read_file',
+    'mcp__github__create_issue',
+    'mcp__github__list_issues',
+    'mcp__notes__write_note',
+    'mcp__notes_archive__read',
+  ];
+  const select = (entries: string[]) => tools.filter(toolSelector(entries));
+
+  it('takes exact names', () => {
+    expect(select(['shell', 'mcp__notes__write_note'])).toEqual([
+      'shell',
+      'mcp__notes__write_note',
+    ]);
+    expect(select(['Shell', 'mcp__github'.toUpperCase()])).toEqual([]);
+  });
+
+  it("takes * patterns, as Claude Code does in an agent's tools", () => {
+    expect(select(['read_file', 'mcp__github__*'])).toEqual([
+      'read_file',
+      'mcp__github__create_issue',
+      'mcp__github__list_issues',
+    ]);
+    expect(select(['mcp__*'])).toEqual(tools.filter((name) => name.startsWith('mcp__')));
+    expect(select(['mcp__github__list.*'])).toEqual([]); // regex characters are literal
+  });
+
+  it('takes mcp__SERVER for every tool of that server, and only that server', () => {
+    expect(select(['mcp__notes'])).toEqual(['mcp__notes__write_note']);
+    expect(select(['mcp__notes_archive'])).toEqual(['mcp__notes_archive__read']);
   });
 });

@@ -34,7 +34,10 @@ export interface AgentTypeDefinition {
   readonly description: string;
   /** The subagent's system instruction. */
   readonly prompt: string;
-  /** The tools it may call (names of the parent's tools); absent: all of them. */
+  /**
+   * The tools it may call: names of the parent's tools, or patterns (see `toolSelector`);
+   * absent: all of them, MCP tools included.
+   */
   readonly tools?: readonly string[];
   /** A model spec (`provider:model`), or `inherit`/absent for the parent's model. */
   readonly model?: string;
@@ -47,6 +50,7 @@ export interface AgentType {
   readonly name: string;
   readonly description: string;
   readonly prompt: string;
+  /** The tools it may call, as names or patterns (see `toolSelector`); absent: all of them. */
   readonly tools?: readonly string[];
   readonly model?: LanguageModel;
 }
@@ -200,6 +204,31 @@ export async function loadAgentFiles(directory: string): Promise<ParsedAgentFile
     parsed.push(parseAgentFile(await readFile(file, 'utf8'), file));
   }
   return parsed;
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.+?^${}()|[\]\\]/g, '\\$&');
+}
+
+/**
+ * The test an agent type's `tools` list stands for. Each entry is a tool name (`shell`,
+ * `mcp__github__create_issue`), a pattern where `*` stands for any run of characters
+ * (`mcp__github__*`, `mcp__*` for every MCP tool), or `mcp__SERVER` alone for every tool of that
+ * server — the forms Claude Code accepts in an agent's `tools` and in permission rules. Names
+ * are compared exactly (case-sensitive); entries that match no tool select nothing.
+ */
+export function toolSelector(entries: readonly string[]): (toolName: string) => boolean {
+  const names = new Set<string>();
+  const patterns: RegExp[] = [];
+  for (const entry of entries) {
+    const trimmed = entry.trim();
+    if (trimmed.includes('*'))
+      patterns.push(new RegExp(`^${trimmed.split('*').map(escapeRegExp).join('.*')}$`));
+    else if (/^mcp__./.test(trimmed) && !trimmed.slice(5).includes('__'))
+      patterns.push(new RegExp(`^${escapeRegExp(trimmed)}__`));
+    else names.add(trimmed);
+  }
+  return (toolName) => names.has(toolName) || patterns.some((pattern) => pattern.test(toolName));
 }
 
 /** The system prompt of the `general-purpose` type. */

@@ -52,6 +52,7 @@ export {
   GENERAL_PURPOSE_AGENT,
   loadAgentFiles,
   parseAgentFile,
+  toolSelector,
   type AgentType,
   type AgentTypeDefinition,
   type ParsedAgentFile,

@@ -24,7 +24,12 @@
 import { randomUUID } from 'node:crypto';
 import type { Tool } from './tool.ts';
 import { ToolRegistry } from './tool-registry.ts';
-import { agentTypesByName, GENERAL_PURPOSE_AGENT, type AgentType } from './agent-types.ts';
+import {
+  agentTypesByName,
+  GENERAL_PURPOSE_AGENT,
+  toolSelector,
+  type AgentType,
+} from './agent-types.ts';
 import { CancelledError } from './loop-error.ts';
 import { RunState, type AgentConfig, type SessionState } from './run-state.ts';
 import { TranscriptWriter, TRANSCRIPT_VERSION } from './transcript.ts';
@@ -127,10 +132,10 @@ function childTools(
   const known = subagents.registries.get(key);
   if (known !== undefined) return known;
   const parent = config.tools;
-  const allowed = type.tools === undefined ? undefined : new Set(type.tools);
+  const allowed = type.tools === undefined ? undefined : toolSelector(type.tools);
   const registry = new ToolRegistry();
   for (const name of parent?.names() ?? []) {
-    if (allowed !== undefined && !allowed.has(name)) continue;
+    if (allowed !== undefined && !allowed(name)) continue;
     const tool = parent?.get(name);
     if (tool === undefined) continue;
     if (isSubagentTool(tool)) {

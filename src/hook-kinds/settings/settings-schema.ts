@@ -106,7 +106,7 @@ export const agentTypeSchema = z
     prompt: z.string().regex(/\S/).meta({ description: "The subagent's system prompt." }),
     tools: z.array(z.string()).optional().meta({
       description:
-        'The tools it may call, by name (a subset of the main agent\'s). Default: all of them (without "agent" at the nesting limit).',
+        'The tools it may call (a subset of the main agent\'s, MCP tools included): names, patterns with * ("mcp__github__*", "mcp__*"), or "mcp__SERVER" for every tool of a server. Default: all of them (without "agent" at the nesting limit).',
     }),
     model: z.string().optional().meta({
       description:
