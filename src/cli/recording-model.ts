@@ -37,6 +37,8 @@ export function recordRequests(model: LanguageModel, file: string): RecordingMod
   return {
     provider: model.provider,
     modelId: model.modelId,
+    // The window is the model's: recording must not turn automatic compaction off.
+    ...(model.contextWindow === undefined ? {} : { contextWindow: model.contextWindow }),
     generate(request: ModelRequest, options?: ModelCallOptions): Promise<ModelResponse> {
       record(request);
       return model.generate(request, options);

@@ -198,6 +198,7 @@ export async function runCommand(
       },
     );
   }
+  const contextBudget = maxContextTokens ?? settings.maxContextTokens?.value;
   const additionalDirectories = addedDirectories(options, settings, projectDir);
   const permissions = agentPermissions(options, settings);
 
@@ -266,7 +267,8 @@ export async function runCommand(
         types: agentTypes.types,
         ...(maxAgentDepth === undefined ? {} : { maxDepth: maxAgentDepth }),
       },
-      ...(maxContextTokens === undefined ? {} : { maxContextTokens }),
+      // The flag, else the settings' budget, else (in the loop) the model's known window.
+      ...(contextBudget === undefined ? {} : { maxContextTokens: contextBudget }),
     });
     session = await agent.openSession(
       options.resume === undefined ? {} : { sessionId: options.resume, resume: true },

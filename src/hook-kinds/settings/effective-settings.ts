@@ -114,6 +114,8 @@ export interface EffectiveSettings {
   readonly passEnvironment: readonly string[];
   /** The `agents` of every file, in merge order (a later one of a name replaces an earlier one). */
   readonly agents: readonly AgentTypeSetting[];
+  /** `maxContextTokens` of the last layer that sets it, with its file; absent: none does. */
+  readonly maxContextTokens?: { readonly value: number; readonly file: string };
   /** Loosening settings of files inside the project that are not trusted (see `IgnoredSetting`). */
   readonly ignoredSettings: readonly IgnoredSetting[];
   /**
@@ -135,6 +137,15 @@ export interface EffectiveSettings {
 }
 
 const noGroups: readonly HookGroupConfig[] = [];
+
+function maxContextTokensOf(
+  parsedFiles: readonly ParsedSettingsFile[],
+): Pick<EffectiveSettings, 'maxContextTokens'> {
+  const setting = parsedFiles.findLast((parsed) => parsed.maxContextTokens !== undefined);
+  return setting?.maxContextTokens === undefined
+    ? {}
+    : { maxContextTokens: { value: setting.maxContextTokens, file: setting.file } };
+}
 
 /** The groups configured for `event`, in merge order (an empty list when there are none). */
 export function hookGroupsFor(
@@ -263,6 +274,7 @@ export function mergeSettingsFiles(
     ignored,
     ...policies,
     agents: parsedFiles.flatMap((parsed) => parsed.agents),
+    ...maxContextTokensOf(parsedFiles),
     ...mergeMcpServers(parsedFiles, trust),
     allowManagedHooksOnly: policy !== undefined,
     disableAllHooks: managedOff !== undefined ? 'managed' : userOff !== undefined ? 'user' : false,

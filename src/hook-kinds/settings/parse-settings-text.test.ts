@@ -6,6 +6,7 @@ import { defaultHookName, parseSettingsText, readSettingsText } from './parse-se
 import { SettingsError, formatSettingsIssues } from './settings-error.ts';
 import { settingsJsonSchema } from './settings-schema.ts';
 import { MAX_LISTED_ISSUES, SETTINGS_LIMITS } from './settings-limits.ts';
+import { mergeSettingsFiles } from './effective-settings.ts';
 
 const root = join(import.meta.dirname, '..', '..', '..');
 const fixture = (name: string): string =>
@@ -129,7 +130,7 @@ describe('parseSettingsText', () => {
   it('reports every issue of a file in document order, each with its path and fix', () => {
     expect(issuesOf(fixture('invalid-every-kind.json'))).toMatchInlineSnapshot(`
       "Invalid hook settings (11 issues):
-        settings.json: extra: unknown field "extra" in a settings file; fix: remove it (a settings file accepts "$schema", "allowManagedHooksOnly", "disableAllHooks", "permissions", "passEnvironment", "dialects", "hooks", "agents", "mcpServers")
+        settings.json: extra: unknown field "extra" in a settings file; fix: remove it (a settings file accepts "$schema", "allowManagedHooksOnly", "disableAllHooks", "permissions", "passEnvironment", "dialects", "hooks", "agents", "mcpServers", "maxContextTokens")
         settings.json: hooks.PreTooluse: unknown event "PreTooluse"; fix: did you mean "PreToolUse"? valid events: SessionStart, UserPromptSubmit, BeforeModel, BeforeToolSelection, AfterModel, PreToolUse, PermissionRequest, PostToolUse, PostToolUseFailure, SubagentStart, SubagentStop, Stop, StopFailure, Interrupt, PreCompact, PostCompact, Notification, SessionEnd (Gemini CLI aliases: BeforeAgent, BeforeTool, AfterTool, AfterAgent, PreCompress)
         settings.json: hooks.Stop[0].matcher: Stop takes no matcher (it has no value to match against), so matcher "Bash" could never apply; fix: remove "matcher" (events with a matcher: SessionStart, PreToolUse, PermissionRequest, PostToolUse, PostToolUseFailure, SubagentStart, SubagentStop, PreCompact, PostCompact, Notification, SessionEnd)
         settings.json: hooks.BeforeTool[0].matcher: matcher "[" is not a valid regular expression: Invalid regular expression: /[/: Unterminated character class; fix: escape special characters with a backslash (in JSON, "\\\\[" for a literal "["), or list tool names as "Edit|Write"
@@ -434,5 +435,35 @@ describe('agents', () => {
       expect.arrayContaining(['agents.ok.description']),
     );
     expect(issues.length).toBeGreaterThanOrEqual(2);
+  });
+});
+
+describe('maxContextTokens', () => {
+  it('reads a positive whole number; the last layer that sets it wins', () => {
+    const read = (value: unknown, file: string, layer: 'user' | 'project') =>
+      readSettingsText(JSON.stringify(value), { file, layer }).parsed;
+    const user = read({ maxContextTokens: 100_000 }, 'user.json', 'user');
+    const project = read({ maxContextTokens: 50_000 }, 'project.json', 'project');
+    const silent = read({}, 'local.json', 'project');
+    expect(user?.maxContextTokens).toBe(100_000);
+    expect(silent).not.toHaveProperty('maxContextTokens');
+    const files = [user, project, silent].filter((file) => file !== undefined);
+    expect(mergeSettingsFiles(files).maxContextTokens).toEqual({
+      value: 50_000,
+      file: 'project.json',
+    });
+    expect(mergeSettingsFiles([silent].filter((file) => file !== undefined))).not.toHaveProperty(
+      'maxContextTokens',
+    );
+  });
+
+  it('reports anything else with its path', () => {
+    for (const value of [0, -5, 1.5, '8000']) {
+      const { issues } = readSettingsText(JSON.stringify({ maxContextTokens: value }), {
+        file: 'settings.json',
+        layer: 'user',
+      });
+      expect(issues.map((issue) => issue.path)).toEqual(['maxContextTokens']);
+    }
   });
 });

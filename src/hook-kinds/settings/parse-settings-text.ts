@@ -39,6 +39,8 @@ export interface ParsedSettingsFile {
   readonly agents: readonly AgentTypeSetting[];
   /** The file's `mcpServers`, in document order (see `readMcpServers`). */
   readonly mcpServers: readonly McpServerEntry[];
+  /** `maxContextTokens` as written (the compaction budget). */
+  readonly maxContextTokens?: number;
 }
 
 /** An agent type of a settings file's `agents`, and where it was written. */
@@ -185,6 +187,9 @@ export function readSettingsText(text: string, origin: SettingsTextOrigin): Sett
       groups,
       agents: readAgentTypes(raw, origin),
       mcpServers,
+      ...(isJsonObject(raw) && typeof raw.maxContextTokens === 'number'
+        ? { maxContextTokens: raw.maxContextTokens }
+        : {}),
     },
     issues,
   };

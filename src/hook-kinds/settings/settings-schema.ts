@@ -154,6 +154,10 @@ export const settingsFileSchema = z
           'Agent types for the agent tool, by name; a later layer replaces a type of the same name, and these replace .hookwire/agents/NAME.md files.',
       }),
     mcpServers: mcpServersSchema.optional(),
+    maxContextTokens: z.int().positive().optional().meta({
+      description:
+        "The context budget in tokens past which hookwire run compacts the history, like --max-context-tokens (which wins). Default: the model's known context window, else no automatic compaction. The last layer that sets it wins.",
+    }),
   })
   .meta({ title: 'hookwire settings', description: 'Command hooks for hookwire.' });
 

@@ -8,6 +8,7 @@ import {
   type ModelResponse,
   type ModelStreamPart,
 } from '../../../content/index.ts';
+import { contextWindowOf } from '../shared/context-windows.ts';
 import { toAnthropicModelError } from './anthropic-error.ts';
 import { AnthropicStreamAssembler } from './anthropic-stream-assembler.ts';
 import { fromAnthropicMessage } from './from-anthropic-response.ts';
@@ -23,6 +24,12 @@ export interface AnthropicModelOptions {
   readonly baseURL?: string;
   /** Retries the SDK makes on 408/409/429/5xx and connection errors. Default 2. */
   readonly maxRetries?: number;
+  /**
+   * The model's context window in tokens (`LanguageModel.contextWindow`, the loop's default
+   * compaction budget). Default: the known window of the model id (`context-windows.ts`), none
+   * for an id the table does not know.
+   */
+  readonly contextWindow?: number;
 }
 
 /**
@@ -44,6 +51,7 @@ export function createAnthropicModel(options: AnthropicModelOptions): LanguageMo
   return {
     provider: 'anthropic',
     modelId: options.model,
+    ...contextWindowOf('anthropic', options),
 
     async generate(request: ModelRequest, callOptions?: ModelCallOptions): Promise<ModelResponse> {
       const signal = callOptions?.signal;

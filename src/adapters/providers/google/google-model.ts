@@ -7,6 +7,7 @@ import type {
   ModelStreamPart,
 } from '../../../content/index.ts';
 import { retryAfterMilliseconds } from '../shared/model-error-mapping.ts';
+import { contextWindowOf } from '../shared/context-windows.ts';
 import { toGeminiModelError } from './gemini-error.ts';
 import { fromGeminiResponse, GeminiResponseAssembler } from './gemini-response-assembler.ts';
 import { toGeminiRequest } from './to-gemini-request.ts';
@@ -29,6 +30,12 @@ export interface GoogleModelOptions {
   readonly baseURL?: string;
   /** Retries on 408/429/5xx with exponential backoff. Default 2; 0 disables retrying. */
   readonly maxRetries?: number;
+  /**
+   * The model's context window in tokens (`LanguageModel.contextWindow`, the loop's default
+   * compaction budget). Default: the known window of the model id (`context-windows.ts`), none
+   * for an id the table does not know.
+   */
+  readonly contextWindow?: number;
 }
 
 /**
@@ -80,6 +87,7 @@ export function createGoogleModel(options: GoogleModelOptions): LanguageModel {
   return {
     provider: 'google',
     modelId: options.model,
+    ...contextWindowOf('google', options),
 
     async generate(request: ModelRequest, callOptions?: ModelCallOptions): Promise<ModelResponse> {
       const signal = callOptions?.signal;

@@ -16,6 +16,7 @@ import type {
 } from '../../../content/index.ts';
 import { toModelError } from '../shared/model-error-mapping.ts';
 import { parseToolArguments } from '../shared/tool-arguments.ts';
+import { contextWindowOf } from '../shared/context-windows.ts';
 import { buildChatRequest } from './chat-request.ts';
 import { createOpenAIClient } from './client.ts';
 import type { OpenAIModelOptions } from './client.ts';
@@ -46,6 +47,7 @@ export function createOpenAIChatModel(options: OpenAIChatModelOptions): Language
   return {
     provider,
     modelId: options.model,
+    ...contextWindowOf(compatible ? undefined : 'openai', options),
     async generate(request, callOptions) {
       const signal = callOptions?.signal;
       try {

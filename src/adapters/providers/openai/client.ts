@@ -15,6 +15,12 @@ export interface OpenAIModelOptions {
   readonly fetch?: (input: string | URL | Request, init?: RequestInit) => Promise<Response>;
   /** Retries the SDK makes on 408/409/429/5xx and connection errors. SDK default: 2. */
   readonly maxRetries?: number;
+  /**
+   * The model's context window in tokens (`LanguageModel.contextWindow`, the loop's default
+   * compaction budget). Default: the known window of the model id (`context-windows.ts`), none
+   * for an id the table does not know and for a `compatible` server (its models are its own).
+   */
+  readonly contextWindow?: number;
 }
 
 /**

@@ -14,6 +14,7 @@ import type {
   ModelStreamPart,
 } from '../../../content/index.ts';
 import { toModelError } from '../shared/model-error-mapping.ts';
+import { contextWindowOf } from '../shared/context-windows.ts';
 import { createOpenAIClient } from './client.ts';
 import type { OpenAIModelOptions } from './client.ts';
 import { kindOfErrorCode, responseToModelResponse } from './responses-output.ts';
@@ -60,6 +61,7 @@ export function createOpenAIResponsesModel(options: OpenAIResponsesModelOptions)
   return {
     provider,
     modelId: options.model,
+    ...contextWindowOf(options.compatible === true ? undefined : 'openai', options),
     async generate(request, callOptions) {
       const signal = callOptions?.signal;
       try {
