@@ -227,9 +227,9 @@ if (!existsSync(process.env.GEMINI_PROJECT_DIR + '/report.md')) {
     expect(Date.now() - started).toBeLessThan(30_000);
   });
 
-  it('Gemini model hooks are skipped with a warning (their shapes are not translated); hooksConfig.enabled false loads nothing', async () => {
+  it('Gemini model hooks load beside the tool hooks (their shapes are translated); hooksConfig.enabled false loads nothing', async () => {
     const sandbox = await createSandbox();
-    const file = await geminiSettings(sandbox, {
+    await geminiSettings(sandbox, {
       hooks: {
         BeforeModel: [group('', [{ command: 'echo "{}"' }])],
         BeforeTool: [group('run_shell_command', [{ command: 'exit 2' }])],
@@ -238,8 +238,9 @@ if (!existsSync(process.env.GEMINI_PROJECT_DIR + '/report.md')) {
     const listed = await runCli(['hooks', 'list', '--json', '--cwd', sandbox.project], {
       env: sandbox.env,
     });
-    expect(listed.stderr).toContain(`${file} at hooks.BeforeModel: Gemini CLI's BeforeModel hooks`);
+    expect(listed.stderr).toBe('');
     expect(JSON.parse(listed.stdout)).toMatchObject([
+      { event: 'BeforeModel', registeredAs: 'BeforeModel', dialect: 'gemini' },
       {
         event: 'PreToolUse',
         registeredAs: 'BeforeTool',

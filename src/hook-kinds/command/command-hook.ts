@@ -28,7 +28,12 @@ import type { CommandHookConfig } from '../settings/index.ts';
 /** The dialect fields any hook of a dialect group may carry (see `CommandHookConfig`). */
 type DialectHook = Partial<Pick<CommandHookConfig, 'if' | 'once' | 'async'>>;
 const dialectFields = (hook: object): DialectHook => hook;
-import { foreignPayload, hookwireRewrite, ifCovers } from '../dialects/translate.ts';
+import {
+  foreignOutcome,
+  foreignPayload,
+  hookwireRewrite,
+  ifCovers,
+} from '../dialects/translate.ts';
 
 export { EVENT_KIND, requestPatchFromOverride, responseFromOverride } from '../../events/index.ts';
 
@@ -151,6 +156,7 @@ export function commandHookForGroup(
     const waited = selected.hooks.filter((hook) => dialectFields(hook).async !== true);
     if (waited.length === 0) return proceed;
     let combined = await fire(context, view, { ...selected, hooks: waited });
+    if (dialect !== undefined) combined = foreignOutcome(dialect, group.event, fields, combined);
     if (dialect !== undefined && 'args' in combined && typeof fields['tool_name'] === 'string') {
       const back = hookwireRewrite(dialect, fields['tool_name'], combined.args);
       for (const text of back.dropped)

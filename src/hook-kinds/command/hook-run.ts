@@ -25,7 +25,7 @@ import { formatDuration } from '../settings/duration.ts';
 import { isJsonObject } from '../../wire/json-object.ts';
 import { DIALECTS } from '../dialects/dialect.ts';
 import type { DialectName } from '../dialects/vocabulary.ts';
-import { normalizeForeignAnswer } from '../dialects/translate.ts';
+import { foreignAnswer, normalizeForeignAnswer } from '../dialects/translate.ts';
 
 /**
  * `ok`: exited 0 and its output decoded. `blocked`: it denied (exit 2, or a JSON deny).
@@ -319,7 +319,10 @@ function dialectAnswer(
           result.exitCode !== NOT_FOUND &&
           result.exitCode !== NOT_EXECUTABLE))
     )
-      return { kind: 'json', value: normalizeForeignAnswer(event, json).value };
+      return {
+        kind: 'json',
+        value: normalizeForeignAnswer(event, foreignAnswer(dialect, event, json)).value,
+      };
   }
   return commandAnswer(hook, result);
 }

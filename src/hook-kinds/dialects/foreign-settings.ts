@@ -47,13 +47,6 @@ export interface ForeignSettingsResult {
   readonly warnings: readonly string[];
 }
 
-/** Gemini CLI's model hooks: their payloads and answers have Gemini's own shapes. */
-const GEMINI_MODEL_EVENTS: ReadonlySet<HookEventName> = new Set([
-  'BeforeModel',
-  'AfterModel',
-  'BeforeToolSelection',
-]);
-
 const NO_POLICY = {
   disableAllHooks: false,
   hasPermissions: false,
@@ -189,13 +182,6 @@ class Reader {
         this.warn(
           path,
           `${DIALECTS[this.origin.dialect].title}'s event ${JSON.stringify(name)} is not supported by hookwire (its events: ${Object.keys(DIALECTS[this.origin.dialect].events).join(', ')}): these hooks are skipped`,
-        );
-        continue;
-      }
-      if (this.origin.dialect === 'gemini' && GEMINI_MODEL_EVENTS.has(event)) {
-        this.warn(
-          path,
-          `Gemini CLI's ${name} hooks read llm_request.messages / toolConfig / llm_response.candidates, which hookwire does not translate yet (it sends its v2 shapes): these hooks are skipped (move them to .hookwire/settings.json, rewritten for v2)`,
         );
         continue;
       }

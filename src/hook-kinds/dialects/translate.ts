@@ -5,10 +5,16 @@
  */
 import { homedir } from 'node:os';
 import { resolve } from 'node:path';
-import { externalSide, type HookEventName } from '../../events/index.ts';
+import { externalSide, type CombinedOutcome, type HookEventName } from '../../events/index.ts';
 import { findMatchingRule, parsePermissionRule } from '../../hooks/permissions/index.ts';
 import { isJsonObject } from '../../wire/json-object.ts';
 import { hookOutputCommonShape } from '../../wire/hook-decision.ts';
+import {
+  alignGeminiOutcome,
+  GEMINI_MODEL_EVENTS,
+  geminiModelAnswer,
+  geminiModelPayload,
+} from './gemini-model.ts';
 import {
   foreignToolInput,
   foreignToolName,
@@ -50,9 +56,11 @@ const PAYLOAD_EXTRAS: Readonly<Record<DialectName, Extras>> = {
  * The payload fields of `event` as a dialect's hook reads them: `tool_name` and `tool_input`
  * (tool events, `PermissionRequest`) in its names and units, plus the fields it knows under
  * other names (`PAYLOAD_EXTRAS`, e.g. Claude Code's `last_assistant_message` at
- * `SubagentStop`). Other fields are the same in every dialect.
+ * `SubagentStop`); Gemini CLI's model hooks get `llm_request` / `llm_response` in Gemini's
+ * shapes (`gemini-model.ts`). Other fields are the same in every dialect.
  */
 export function foreignPayload(dialect: DialectName, event: HookEventName, fields: Fields): Fields {
+  if (dialect === 'gemini' && GEMINI_MODEL_EVENTS.has(event)) return geminiModelPayload(fields);
   const extras = PAYLOAD_EXTRAS[dialect][event];
   const extended = extras === undefined ? fields : { ...fields, ...extras(fields) };
   const toolName = extended['tool_name'];
@@ -126,6 +134,36 @@ export function ifCovers(
       undefined
     );
   return false;
+}
+
+/**
+ * A dialect hook's JSON answer in hookwire's terms, ready for `normalizeForeignAnswer`: a Gemini
+ * model hook's Gemini-shaped fields become v2 ones (`gemini-model.ts`); anything else as is.
+ */
+export function foreignAnswer(
+  dialect: DialectName,
+  event: HookEventName,
+  value: Readonly<Record<string, unknown>>,
+): Readonly<Record<string, unknown>> {
+  return dialect === 'gemini' && GEMINI_MODEL_EVENTS.has(event)
+    ? geminiModelAnswer(event, value)
+    : value;
+}
+
+/**
+ * A dialect group's combined outcome laid over the v2 payload it was built from (`fields`): for
+ * Gemini CLI's model hooks, text-only answers keep what the hook could not see
+ * (`alignGeminiOutcome`); anything else as is.
+ */
+export function foreignOutcome(
+  dialect: DialectName,
+  event: HookEventName,
+  fields: Fields,
+  combined: CombinedOutcome,
+): CombinedOutcome {
+  return dialect === 'gemini' && GEMINI_MODEL_EVENTS.has(event)
+    ? alignGeminiOutcome(event, fields, combined)
+    : combined;
 }
 
 const COMMON_FIELDS = new Set([...Object.keys(hookOutputCommonShape), 'hookSpecificOutput']);
