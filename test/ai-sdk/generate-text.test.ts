@@ -6,7 +6,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { generateText, isStepCount, jsonSchema, tool } from 'ai';
 import { MockLanguageModelV4 } from 'ai/test';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   CompletionCallAction,
   PromptSubmitAction,
@@ -20,32 +20,16 @@ import { createHookwire, HookDeniedError, type Hookwire } from '../../src/ai-sdk
 import { hookStats } from '../../src/cli/telemetry/hook-stats.ts';
 import { readTranscript } from '../../src/loop/index.ts';
 import {
-  createAiSdkProject,
   group,
   textAnswer,
   toolCallAnswer,
   toolOutputsOf,
   userTextsOf,
-  type AiSdkProject,
+  useHookwireFixture,
 } from './support.ts';
 
-let project: AiSdkProject;
-let hw: Hookwire | undefined;
-
-beforeEach(async () => {
-  project = await createAiSdkProject();
-});
-
-afterEach(async () => {
-  await hw?.close();
-  hw = undefined;
-  await project.close();
-});
-
-async function open(options: Parameters<typeof createHookwire>[0] = {}): Promise<Hookwire> {
-  hw = await createHookwire({ cwd: project.dir, env: project.env, ...options });
-  return hw;
-}
+const fixture = useHookwireFixture(createHookwire);
+const { open } = fixture;
 
 /** A `read_file` tool that records every input it runs with. */
 function readFileTool(ran: unknown[]) {
@@ -78,15 +62,82 @@ describe('hw.generateText with no hooks', () => {
       { role: 'user', content: [{ type: 'text', text: 'Say hello' }] },
     ]);
   });
+
+  it('hw.wrapModel hands a call no hook observes straight to the model (its own promise, no middleware layer)', async () => {
+    const instance = await open();
+    const model = new MockLanguageModelV4({ doGenerate: textAnswer('direct') });
+    const answers: PromiseLike<unknown>[] = [];
+    const inner = model.doGenerate.bind(model);
+    model.doGenerate = (params) => {
+      const answered = inner(params);
+      answers.push(answered);
+      return answered;
+    };
+    const wrapped = instance.wrapModel(model);
+    const params = {
+      prompt: [{ role: 'user' as const, content: [{ type: 'text' as const, text: 'hi' }] }],
+    };
+    const returned = wrapped.doGenerate(params);
+    expect(answers).toHaveLength(1);
+    expect(returned).toBe(answers[0]);
+    expect(model.doGenerateCalls[0]).toBe(params);
+  });
+
+  it('a hook pushed after hw.wrapModel is seen on the next call of the wrapped model', async () => {
+    const instance = await open();
+    const model = new MockLanguageModelV4({ doGenerate: textAnswer('from the model') });
+    const wrapped = instance.wrapModel(model);
+    expect((await generateText({ model: wrapped, prompt: 'one' })).text).toBe('from the model');
+    instance.hooks.push({
+      onCompletionCall: () =>
+        CompletionCallAction.respond({
+          content: { speaker: 'ai', blocks: [{ type: 'text', text: 'from the hook' }] },
+        }),
+    });
+    expect((await generateText({ model: wrapped, prompt: 'two' })).text).toBe('from the hook');
+    expect(model.doGenerateCalls).toHaveLength(1);
+  });
+
+  it('a wrapped model with no model hook still counts the run’s model calls tool hooks see', async () => {
+    const seen: number[] = [];
+    const instance = await open({
+      hooks: [
+        {
+          onToolCall(context) {
+            seen.push(context.modelCall);
+            return ToolCallAction.run();
+          },
+        },
+      ],
+    });
+    const model = new MockLanguageModelV4({
+      doGenerate: [
+        toolCallAnswer('c1', 'read_file', { path: 'a' }),
+        toolCallAnswer('c2', 'read_file', { path: 'b' }),
+        textAnswer('done'),
+      ],
+    });
+    const ran: unknown[] = [];
+    const tools = instance.wrapTools({ read_file: readFileTool(ran) });
+    const result = await instance.generateText({
+      model: instance.wrapModel(model),
+      tools,
+      prompt: 'Read a and b',
+      stopWhen: isStepCount(3),
+    });
+    expect(result.text).toBe('done');
+    expect(ran).toEqual([{ path: 'a' }, { path: 'b' }]);
+    expect(seen).toEqual([1, 2]);
+  });
 });
 
 describe('PreToolUse from a settings file', () => {
   it('a command hook that denies: execute never runs, the model sees the reason as the tool error', async () => {
-    const guard = await project.script(
+    const guard = await fixture.project.script(
       'guard.sh',
       'cat > /dev/null; echo "reading secrets is not allowed" >&2; exit 2',
     );
-    const settings = await project.settings('hooks.json', {
+    const settings = await fixture.project.settings('hooks.json', {
       PreToolUse: [group([{ command: guard }], { matcher: 'read_file' })],
     });
     const instance = await open({ settings: [settings] });
@@ -112,11 +163,11 @@ describe('PreToolUse from a settings file', () => {
   });
 
   it('project hooks need trust, exactly as in hookwire run (trustProject: true trusts them)', async () => {
-    const guard = await project.script(
+    const guard = await fixture.project.script(
       'deny.sh',
       'cat > /dev/null; echo "project says no" >&2; exit 2',
     );
-    await project.settings('.hookwire/settings.json', {
+    await fixture.project.settings('.hookwire/settings.json', {
       PreToolUse: [group([{ command: guard }])],
     });
     const run = async (instance: Hookwire): Promise<unknown[]> => {
@@ -140,12 +191,14 @@ describe('PreToolUse from a settings file', () => {
   });
 
   it('relative settings paths resolve against cwd', async () => {
-    const guard = await project.script('deny.sh', 'cat > /dev/null; echo no >&2; exit 2');
-    await project.settings('conf/hooks.json', { PreToolUse: [group([{ command: guard }])] });
+    const guard = await fixture.project.script('deny.sh', 'cat > /dev/null; echo no >&2; exit 2');
+    await fixture.project.settings('conf/hooks.json', {
+      PreToolUse: [group([{ command: guard }])],
+    });
     const instance = await open({ settings: ['conf/hooks.json'] });
     expect(instance.settings.files.at(-1)).toMatchObject({
       layer: 'extra',
-      file: join(project.dir, 'conf', 'hooks.json'),
+      file: join(fixture.project.dir, 'conf', 'hooks.json'),
       status: 'loaded',
     });
   });
@@ -222,11 +275,11 @@ describe('tool hooks in process', () => {
 
 describe('model-call hooks', () => {
   it('a BeforeModel synthetic response from a command hook: the model is never called', async () => {
-    const respond = await project.script(
+    const respond = await fixture.project.script(
       'respond.sh',
       `cat > /dev/null; printf '%s' '{"hookSpecificOutput":{"hookEventName":"BeforeModel","llm_response":{"version":2,"content":{"speaker":"ai","blocks":[{"type":"text","text":"cached answer"}]},"finishReason":"stop"}}}'`,
     );
-    const settings = await project.settings('hooks.json', {
+    const settings = await fixture.project.settings('hooks.json', {
       BeforeModel: [group([{ command: respond }])],
     });
     const instance = await open({ settings: [settings] });
@@ -237,12 +290,12 @@ describe('model-call hooks', () => {
   });
 
   it('a BeforeModel patch reaches the call; the hook sees the v2 request converted from the prompt', async () => {
-    const seen = join(project.dir, 'before-model.json');
-    const patch = await project.script(
+    const seen = join(fixture.project.dir, 'before-model.json');
+    const patch = await fixture.project.script(
       'patch.sh',
       `cat > "${seen}"; printf '%s' '{"hookSpecificOutput":{"hookEventName":"BeforeModel","llm_request":{"settings":{"temperature":0.1}}}}'`,
     );
-    const settings = await project.settings('hooks.json', {
+    const settings = await fixture.project.settings('hooks.json', {
       BeforeModel: [group([{ command: patch }])],
     });
     const instance = await open({ settings: [settings] });
@@ -455,7 +508,9 @@ describe('the turn around the call', () => {
     await instance.generateText({ model, prompt: 'Hello' });
     expect(userTextsOf(model.doGenerateCalls[0]!)).toEqual(['Project: hookwire. Hello']);
     const path = instance.transcriptPath!;
-    expect(path).toBe(join(project.dir, '.hookwire', 'sessions', `${instance.sessionId}.jsonl`));
+    expect(path).toBe(
+      join(fixture.project.dir, '.hookwire', 'sessions', `${instance.sessionId}.jsonl`),
+    );
     await instance.close();
     expect(log).toEqual(['start', `end ${instance.sessionId}`]);
     const records = (await readFile(path, 'utf8'))
@@ -475,11 +530,11 @@ describe('the turn around the call', () => {
   });
 
   it('the transcript records every hook run, command and in-process alike, for hooks stats and the trace', async () => {
-    const guard = await project.script(
+    const guard = await fixture.project.script(
       'guard.sh',
       'cat > /dev/null; echo "reading secrets is not allowed" >&2; exit 2',
     );
-    const settings = await project.settings('hooks.json', {
+    const settings = await fixture.project.settings('hooks.json', {
       PreToolUse: [group([{ command: guard, name: 'guard' }], { matcher: 'read_file' })],
     });
     const instance = await open({

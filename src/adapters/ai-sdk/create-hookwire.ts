@@ -18,11 +18,11 @@
  * the call's `abortSignal` fires.
  */
 import type { LanguageModelV4Middleware } from '@ai-sdk/provider';
+import type { wrapLanguageModel } from 'ai';
 import {
   generateText as aiGenerateText,
   isStepCount,
   streamText as aiStreamText,
-  wrapLanguageModel,
   type GenerateTextResult,
   type ModelMessage,
   type OutputInterface,
@@ -42,7 +42,11 @@ import {
 } from '../embedding/embedded-session.ts';
 import { HookDeniedError, HookStoppedError } from '../embedding/hook-errors.ts';
 import { inRunScope, RunScope } from '../embedding/run-scope.ts';
-import { hookwireMiddleware } from './hookwire-middleware.ts';
+import {
+  hookwireMiddleware,
+  observesModelCalls,
+  wrapModelWithHooks,
+} from './hookwire-middleware.ts';
 import { fromModelMessages, lastUserText, withPromptContext } from './model-messages.ts';
 import { isWrapped, markWrapped, wrapTools } from './wrap-tools.ts';
 
@@ -120,9 +124,17 @@ export interface Hookwire {
   >(
     options: StreamTextOptions<TOOLS, CONTEXT, OUTPUT>,
   ): HookwireStreamTextResult<TOOLS, CONTEXT, OUTPUT>;
-  /** The model with the model-call hooks (BeforeModel, BeforeToolSelection, AfterModel). */
+  /**
+   * The model with the model-call hooks (BeforeModel, BeforeToolSelection, AfterModel), through
+   * `middleware()`. Decided per call: while no hook observes a model-call event, a call goes
+   * straight to `model` (no middleware layer). One wrapper per model.
+   */
   wrapModel(model: WrappableModel): ReturnType<typeof wrapLanguageModel>;
-  /** The tools with the tool hooks (PreToolUse, PostToolUse, PostToolUseFailure). */
+  /**
+   * The tools with the tool hooks (PreToolUse, PostToolUse, PostToolUseFailure) and the
+   * permission layer. Decided per call: with neither, `execute` is called directly. A streaming
+   * tool (`async *execute`) keeps streaming: see `wrapTool`.
+   */
   wrapTools<TOOLS extends ToolSet>(tools: TOOLS): TOOLS;
   /** The middleware `wrapModel` applies, to compose with other middleware. */
   middleware(): LanguageModelV4Middleware;
@@ -178,6 +190,22 @@ function stopWhenWith(stopWhen: StopWhen, scope: RunScope): StopCondition<ToolSe
   return [...(Array.isArray(stopWhen) ? stopWhen : [stopWhen]), stopped];
 }
 
+/**
+ * True when the call needs the run's scope (an `AsyncLocalStorage` store) to reach its model and
+ * tools: when `#prepare` wrapped them, or the caller passed ones `hw.wrapModel` / `hw.wrapTools`
+ * made. With nothing wrapped no hookwire code runs inside the AI SDK call, and entering a store
+ * would only slow every await of it (each promise carries the store).
+ */
+function needsScope(
+  options: { readonly model: unknown; readonly tools?: ToolSet | undefined },
+  prepared: object,
+): boolean {
+  if (prepared !== options) return true;
+  if (typeof options.model === 'object' && options.model !== null && isWrapped(options.model))
+    return true;
+  return options.tools !== undefined && isWrapped(options.tools);
+}
+
 class AiSdkHookwire implements Hookwire {
   readonly #session: EmbeddedSession;
   readonly #middleware: LanguageModelV4Middleware;
@@ -214,7 +242,7 @@ class AiSdkHookwire implements Hookwire {
     // One wrapper per model: an app that passes the same model to every call wraps it once.
     let wrapped = this.#models.get(model);
     if (wrapped === undefined) {
-      wrapped = wrapLanguageModel({ model, middleware: this.#middleware });
+      wrapped = wrapModelWithHooks(this.#session, model, this.#middleware);
       markWrapped(wrapped);
       this.#models.set(model, wrapped);
     }
@@ -225,6 +253,8 @@ class AiSdkHookwire implements Hookwire {
     let wrapped = this.#tools.get(tools);
     if (wrapped === undefined) {
       wrapped = wrapTools(this.#session, tools);
+      // Marked, so that `hw.generateText` given these tools runs them inside the run's scope.
+      markWrapped(wrapped);
       this.#tools.set(tools, wrapped);
     }
     return wrapped as TOOLS;
@@ -248,10 +278,7 @@ class AiSdkHookwire implements Hookwire {
     // with no hooks and no permissions configured the AI SDK gets the caller's own model, tools
     // and stop conditions.
     const hooks = this.#session.hooks;
-    const modelHooks =
-      hooks.observes('completionCall') ||
-      hooks.observes('toolSelection') ||
-      hooks.observes('modelOutput');
+    const modelHooks = observesModelCalls(hooks);
     const toolHooks =
       options.tools !== undefined &&
       (this.#session.permissions !== undefined ||
@@ -410,10 +437,15 @@ class AiSdkHookwire implements Hookwire {
   ): Promise<GenerateTextResult<TOOLS, CONTEXT, OUTPUT>> {
     const signal = options.abortSignal ?? undefined;
     const scope = new RunScope(this.#session, signal, false);
-    return inRunScope(scope, async () => {
+    let prepared: typeof options;
+    try {
+      prepared = this.#prepare(options, scope);
+    } catch (error) {
+      return Promise.reject(error instanceof Error ? error : new Error(errorText(error)));
+    }
+    const body = async (): Promise<GenerateTextResult<TOOLS, CONTEXT, OUTPUT>> => {
       const opened = await this.#open(scope, messagesOf(options));
       const turn = { prompt: opened.prompt, continuations: 0, number: opened.turn };
-      const prepared = this.#prepare(options, scope);
       let history = opened.messages;
       const rounds: GenerateTextResult<TOOLS, CONTEXT, OUTPUT>[] = [];
       const continuations: ModelMessage[] = [];
@@ -455,7 +487,8 @@ class AiSdkHookwire implements Hookwire {
         continuations.push(continuation);
         history = [...history, ...result.responseMessages, continuation];
       }
-    });
+    };
+    return needsScope(options, prepared) ? inRunScope(scope, body) : body();
   }
 
   #endTurn(turn: number, status: RunStatus, reason: string | undefined): void {
@@ -480,10 +513,12 @@ class AiSdkHookwire implements Hookwire {
     let finishReason: Awaited<Round['finishReason']> = 'other';
 
     /** Runs the turn's rounds into `controller`; returns the failure that ended it, if any. */
-    const drive = async (controller: ReadableStreamDefaultController<Part>): Promise<unknown> => {
+    const drive = async (
+      controller: ReadableStreamDefaultController<Part>,
+      prepared: typeof options,
+    ): Promise<unknown> => {
       const opened = await this.#open(scope, messagesOf(options));
       const turn = { prompt: opened.prompt, continuations: 0, number: opened.turn };
-      const prepared = this.#prepare(options, scope);
       let history = opened.messages;
       for (;;) {
         let failure: unknown;
@@ -551,7 +586,16 @@ class AiSdkHookwire implements Hookwire {
           controller.close();
           settle.reject(error instanceof Error ? error : new Error(errorText(error)));
         };
-        inRunScope(scope, () => drive(controller)).then(
+        let driven: Promise<unknown>;
+        try {
+          const prepared = this.#prepare(options, scope);
+          driven = needsScope(options, prepared)
+            ? inRunScope(scope, () => drive(controller, prepared))
+            : drive(controller, prepared);
+        } catch (error) {
+          driven = Promise.reject(error instanceof Error ? error : new Error(errorText(error)));
+        }
+        driven.then(
           (failure) => {
             if (failure === undefined) {
               controller.close();

@@ -26,6 +26,7 @@ import type {
   LanguageModelV4StreamPart,
   LanguageModelV4StreamResult,
 } from '@ai-sdk/provider';
+import { wrapLanguageModel } from 'ai';
 import {
   textOf,
   type Message,
@@ -289,6 +290,52 @@ export function hookwireMiddleware(core: HookwireCore): LanguageModelV4Middlewar
   }
 
   return { specificationVersion: 'v4', transformParams, wrapGenerate, wrapStream };
+}
+
+/** True when some hook of `hooks` observes a model-call event (what the middleware fires). */
+export function observesModelCalls(hooks: HookwireCore['hooks']): boolean {
+  return (
+    hooks.observes('completionCall') ||
+    hooks.observes('toolSelection') ||
+    hooks.observes('modelOutput')
+  );
+}
+
+type WrappableModel = Parameters<typeof wrapLanguageModel>[0]['model'];
+
+/**
+ * `model` with `middleware` (this instance's `hookwireMiddleware`), deciding per call: while some
+ * hook observes a model-call event the call goes through the AI SDK's `wrapLanguageModel` with
+ * the middleware; while none does it goes straight to the model (counted as the run's model
+ * call, which tool hooks read), with none of the middleware's promise layers, closures or
+ * parameter objects. Hooks pushed onto the stack later are seen on the next call.
+ */
+export function wrapModelWithHooks(
+  core: HookwireCore,
+  model: WrappableModel,
+  middleware: LanguageModelV4Middleware,
+): LanguageModelV4 {
+  // An empty middleware list gives the model as a `LanguageModelV4` (older specification
+  // versions adapted), exactly what `wrapLanguageModel` wraps.
+  const base = wrapLanguageModel({ model, middleware: [] });
+  const hooked = wrapLanguageModel({ model: base, middleware });
+  const hooks = core.hooks;
+  return {
+    specificationVersion: 'v4',
+    provider: hooked.provider,
+    modelId: hooked.modelId,
+    supportedUrls: hooked.supportedUrls,
+    doGenerate(params) {
+      if (observesModelCalls(hooks)) return hooked.doGenerate(params);
+      activeScope()?.nextModelCall();
+      return base.doGenerate(params);
+    },
+    doStream(params) {
+      if (observesModelCalls(hooks)) return hooked.doStream(params);
+      activeScope()?.nextModelCall();
+      return base.doStream(params);
+    },
+  };
 }
 
 /** A BeforeModel synthetic answer as the stream a model would have sent. */
