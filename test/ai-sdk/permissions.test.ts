@@ -10,7 +10,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { isStepCount, jsonSchema, tool, type ToolSet } from 'ai';
 import { MockLanguageModelV4 } from 'ai/test';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import {
   ObservationAction,
@@ -21,36 +21,14 @@ import {
   type PermissionRequestEvent,
 } from '../../src/index.ts';
 import { createHookwire, type Hookwire } from '../../src/ai-sdk.ts';
-import {
-  createAiSdkProject,
-  group,
-  textAnswer,
-  toolCallAnswer,
-  toolOutputsOf,
-  type AiSdkProject,
-} from './support.ts';
+import { group, textAnswer, toolCallAnswer, toolOutputsOf, useHookwireFixture } from './support.ts';
 
-let project: AiSdkProject;
-let hw: Hookwire | undefined;
-
-beforeEach(async () => {
-  project = await createAiSdkProject();
-});
-
-afterEach(async () => {
-  await hw?.close();
-  hw = undefined;
-  await project.close();
-});
-
-async function open(options: Parameters<typeof createHookwire>[0] = {}): Promise<Hookwire> {
-  hw = await createHookwire({ cwd: project.dir, env: project.env, ...options });
-  return hw;
-}
+const fixture = useHookwireFixture(createHookwire);
+const { open } = fixture;
 
 /** Writes a settings file with `permissions` and (optionally) `hooks`; returns its path. */
 async function settingsFile(content: Record<string, unknown>): Promise<string> {
-  const path = join(project.dir, 'settings.json');
+  const path = join(fixture.project.dir, 'settings.json');
   await writeFile(path, JSON.stringify(content));
   return path;
 }
@@ -161,8 +139,8 @@ describe('permission rules in wrapped tools', () => {
 describe('PermissionRequest in wrapped tools', () => {
   /** A settings-file PermissionRequest hook deciding by the asked path; logs each payload. */
   async function deciderSettings(): Promise<{ settings: string; log: string }> {
-    const log = join(project.dir, 'requests.log');
-    const decider = await project.script(
+    const log = join(fixture.project.dir, 'requests.log');
+    const decider = await fixture.project.script(
       'decide.sh',
       `payload=$(cat); printf '%s\\n' "$payload" >> "${log}"
 case "$payload" in

@@ -6,19 +6,17 @@
 import { createAnthropic } from '@ai-sdk/anthropic';
 import { createOpenAI } from '@ai-sdk/openai';
 import { isStepCount, jsonSchema, tool } from 'ai';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { StopAction } from '../../src/index.ts';
-import { createHookwire, type Hookwire } from '../../src/ai-sdk.ts';
+import { createHookwire } from '../../src/ai-sdk.ts';
 import {
   startLoopbackServer,
   type LoopbackServer,
   type ServerSentEvent,
 } from '../support/loopback-server.ts';
-import { createAiSdkProject, group, type AiSdkProject } from './support.ts';
+import { group, useHookwireFixture } from './support.ts';
 
 let server: LoopbackServer;
-let project: AiSdkProject;
-let hw: Hookwire | undefined;
 
 beforeAll(async () => {
   // The Anthropic provider warns about unknown model ids; the test's ids are made up.
@@ -30,15 +28,8 @@ afterAll(async () => {
   await server.close();
 });
 
-beforeEach(async () => {
-  project = await createAiSdkProject();
-});
-
-afterEach(async () => {
-  await hw?.close();
-  hw = undefined;
+const fixture = useHookwireFixture(createHookwire, () => {
   server.reset();
-  await project.close();
 });
 
 const openai = () => createOpenAI({ baseURL: server.baseURL, apiKey: 'test-key' });
@@ -119,14 +110,14 @@ interface ChatRequestBody {
 
 describe('@ai-sdk/openai on a loopback server', () => {
   it('a settings-file guard denies a tool call: execute never runs, the next request carries the denial', async () => {
-    const guard = await project.script(
+    const guard = await fixture.project.script(
       'guard.sh',
       'cat > /dev/null; echo "deleting files is not allowed" >&2; exit 2',
     );
-    const settings = await project.settings('hooks.json', {
+    const settings = await fixture.project.settings('hooks.json', {
       PreToolUse: [group([{ command: guard }], { matcher: 'delete_file' })],
     });
-    hw = await createHookwire({ cwd: project.dir, env: project.env, settings: [settings] });
+    const hw = await fixture.open({ settings: [settings] });
     server.reply(
       chatCompletion(
         {
@@ -173,9 +164,7 @@ describe('@ai-sdk/openai on a loopback server', () => {
 
   it('aborting a streaming call fires Interrupt (and closes the HTTP request)', async () => {
     const interrupts: string[] = [];
-    hw = await createHookwire({
-      cwd: project.dir,
-      env: project.env,
+    const hw = await fixture.open({
       hooks: [
         {
           onInterrupt(_context, event) {
@@ -221,23 +210,21 @@ describe('@ai-sdk/openai on a loopback server', () => {
 
 describe('@ai-sdk/anthropic on a loopback server', () => {
   it('a BeforeModel synthetic response from a command hook: no request reaches the server', async () => {
-    const respond = await project.script(
+    const respond = await fixture.project.script(
       'respond.sh',
       `cat > /dev/null; printf '%s' '{"hookSpecificOutput":{"hookEventName":"BeforeModel","llm_response":{"content":{"speaker":"ai","blocks":[{"type":"text","text":"answered by policy"}]},"finishReason":"stop"}}}'`,
     );
-    const settings = await project.settings('hooks.json', {
+    const settings = await fixture.project.settings('hooks.json', {
       BeforeModel: [group([{ command: respond }])],
     });
-    hw = await createHookwire({ cwd: project.dir, env: project.env, settings: [settings] });
+    const hw = await fixture.open({ settings: [settings] });
     const result = await hw.generateText({ model: anthropic()('claude-e2e'), prompt: 'Hi' });
     expect(result.text).toBe('answered by policy');
     expect(server.requests).toHaveLength(0);
   });
 
   it('a Stop hook continues once: the second request ends with the reason as a user message', async () => {
-    hw = await createHookwire({
-      cwd: project.dir,
-      env: project.env,
+    const hw = await fixture.open({
       hooks: [
         {
           onStop: (_context, event) =>
@@ -255,7 +242,7 @@ describe('@ai-sdk/anthropic on a loopback server', () => {
   });
 
   it('a command hook redacts each streamed chunk (AfterModel per chunk)', async () => {
-    const redact = await project.script(
+    const redact = await fixture.project.script(
       'redact.sh',
       `exec node -e '
 let input = "";
@@ -269,10 +256,10 @@ process.stdin.on("end", () => {
     llm_response: { content: { speaker: "ai", blocks: [{ type: "text", text: text.replace(/[0-9]/g, "#") }] } } } }));
 });'`,
     );
-    const settings = await project.settings('hooks.json', {
+    const settings = await fixture.project.settings('hooks.json', {
       AfterModel: [group([{ command: redact }])],
     });
-    hw = await createHookwire({ cwd: project.dir, env: project.env, settings: [settings] });
+    const hw = await fixture.open({ settings: [settings] });
     server.reply(anthropicStream(['PIN ', '1234', ' ok']));
     const result = hw.streamText({ model: anthropic()('claude-e2e'), prompt: 'My PIN?' });
     const chunks: string[] = [];

@@ -4,7 +4,7 @@
  */
 import { MockLanguageModelV4 } from 'ai/test';
 import { streamText } from 'ai';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   CompletionCallAction,
   ModelOutputAction,
@@ -13,25 +13,10 @@ import {
   type AgentHook,
 } from '../../src/index.ts';
 import { createHookwire, HookDeniedError, type Hookwire } from '../../src/ai-sdk.ts';
-import { createAiSdkProject, textStream, userTextsOf, type AiSdkProject } from './support.ts';
+import { textStream, userTextsOf, useHookwireFixture } from './support.ts';
 
-let project: AiSdkProject;
-let hw: Hookwire | undefined;
-
-beforeEach(async () => {
-  project = await createAiSdkProject();
-});
-
-afterEach(async () => {
-  await hw?.close();
-  hw = undefined;
-  await project.close();
-});
-
-async function open(hooks: AgentHook[]): Promise<Hookwire> {
-  hw = await createHookwire({ cwd: project.dir, env: project.env, hooks });
-  return hw;
-}
+const fixture = useHookwireFixture(createHookwire);
+const open = (hooks: AgentHook[]): Promise<Hookwire> => fixture.open({ hooks });
 
 async function collect(stream: AsyncIterable<string>): Promise<string[]> {
   const chunks: string[] = [];

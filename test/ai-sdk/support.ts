@@ -7,6 +7,7 @@ import type {
   LanguageModelV4GenerateResult,
   LanguageModelV4StreamPart,
 } from '@ai-sdk/provider';
+import { afterEach, beforeEach } from 'vitest';
 
 /** A temp project with isolated settings layers and hook scripts. */
 export interface AiSdkProject {
@@ -43,6 +44,60 @@ export async function createAiSdkProject(): Promise<AiSdkProject> {
     },
     async close() {
       await rm(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** `createHookwire` of either entry (`hookwire/ai-sdk`, `hookwire/claude-agent-sdk`). */
+type Create<H, O> = (options: O) => Promise<H>;
+
+/** The per-test project and the instance a test opened in it (see `useHookwireFixture`). */
+export interface HookwireFixture<H, O> {
+  /** This test's project (a fresh temp folder per test). */
+  readonly project: AiSdkProject;
+  /**
+   * Opens an instance in the project (its `cwd`, its isolated settings layers), plus `options`;
+   * it is closed after the test.
+   */
+  readonly open: (options?: Omit<NonNullable<O>, 'cwd' | 'env'>) => Promise<H>;
+}
+
+/**
+ * The setup every hookwire-in-another-SDK test shares: registers a `beforeEach` that makes a
+ * fresh project and an `afterEach` that closes the instance the test opened (SessionEnd, hook
+ * processes), runs `cleanup`, then removes the project.
+ */
+export function useHookwireFixture<H extends { close(): Promise<void> }, O>(
+  create: Create<H, O>,
+  cleanup?: () => void | Promise<void>,
+): HookwireFixture<H, O> {
+  let project: AiSdkProject | undefined;
+  let opened: H | undefined;
+  beforeEach(async () => {
+    project = await createAiSdkProject();
+  });
+  afterEach(async () => {
+    try {
+      await opened?.close();
+      await cleanup?.();
+    } finally {
+      opened = undefined;
+      await project?.close();
+      project = undefined;
+    }
+  });
+  const current = (): AiSdkProject => {
+    if (project === undefined) throw new Error('the fixture’s project exists only inside a test');
+    return project;
+  };
+  return {
+    get project() {
+      return current();
+    },
+    async open(options) {
+      const { dir, env } = current();
+      opened = await create({ cwd: dir, env, ...options } as unknown as O);
+      return opened;
     },
   };
 }

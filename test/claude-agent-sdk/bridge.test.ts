@@ -14,7 +14,7 @@ import type {
   StopHookInput,
   UserPromptSubmitHookInput,
 } from '@anthropic-ai/claude-agent-sdk';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   PermissionRequestAction,
   PromptSubmitAction,
@@ -28,33 +28,16 @@ import {
   toClaudeAgentHooks,
   type ClaudeHookwire,
 } from '../../src/claude-agent-sdk.ts';
-import { createAiSdkProject, group, type AiSdkProject } from '../ai-sdk/support.ts';
+import { group, useHookwireFixture } from '../ai-sdk/support.ts';
 
-let project: AiSdkProject;
-let hw: ClaudeHookwire | undefined;
-
-beforeEach(async () => {
-  project = await createAiSdkProject();
-});
-
-afterEach(async () => {
-  await hw?.close();
-  hw = undefined;
-  await project.close();
-});
-
-async function open(options: {
-  settings?: string[];
-  hooks?: AgentHook[];
-}): Promise<ClaudeHookwire> {
-  hw = await createHookwire({ cwd: project.dir, env: project.env, ...options });
-  return hw;
-}
+const fixture = useHookwireFixture(createHookwire);
+const open = (options: { settings?: string[]; hooks?: AgentHook[] }): Promise<ClaudeHookwire> =>
+  fixture.open(options);
 
 const base = () => ({
   session_id: 'claude-session-1',
-  transcript_path: `${project.dir}/transcript.jsonl`,
-  cwd: project.dir,
+  transcript_path: `${fixture.project.dir}/transcript.jsonl`,
+  cwd: fixture.project.dir,
 });
 
 /** Calls the SDK callbacks registered for the input's event, as the SDK does, in order. */
@@ -77,12 +60,12 @@ describe('toClaudeAgentHooks', () => {
   });
 
   it('a settings-file guard on `shell` denies Claude’s Bash with the SDK’s permission decision', async () => {
-    const seen = `${project.dir}/guard-input.json`;
-    const guard = await project.script(
+    const seen = `${fixture.project.dir}/guard-input.json`;
+    const guard = await fixture.project.script(
       'guard.sh',
       `cat > "${seen}"; echo "no rm -rf here" >&2; exit 2`,
     );
-    const settings = await project.settings('hooks.json', {
+    const settings = await fixture.project.settings('hooks.json', {
       PreToolUse: [group([{ command: guard }], { matcher: 'shell' })],
     });
     const instance = await open({ settings: [settings] });
@@ -230,12 +213,12 @@ describe('toClaudeAgentHooks', () => {
   });
 
   it('PermissionRequest: a settings-file hook denies Claude’s Bash, an in-process hook allows a Write with updatedInput in Claude’s names, no decision leaves it to the SDK', async () => {
-    const seen = `${project.dir}/permission-input.json`;
-    const decider = await project.script(
+    const seen = `${fixture.project.dir}/permission-input.json`;
+    const decider = await fixture.project.script(
       'decide.sh',
       `cat > "${seen}"; echo '{"hookSpecificOutput":{"hookEventName":"PermissionRequest","decision":{"behavior":"deny","message":"no shell for you"}}}'`,
     );
-    const settings = await project.settings('hooks.json', {
+    const settings = await fixture.project.settings('hooks.json', {
       PermissionRequest: [group([{ command: decider }], { matcher: 'shell' })],
     });
     const instance = await open({
