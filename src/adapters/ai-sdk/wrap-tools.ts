@@ -18,6 +18,11 @@
  * - `PostToolUseFailure` (`toolFailure`) when `execute` throws: its context is appended to the
  *   error the model sees; the error still reaches the app as the AI SDK reports tool errors.
  *
+ * - A streaming tool (`async *execute`, yielding preliminary results; the last is the output)
+ *   keeps streaming: its values pass through unchanged, PostToolUse fires once on the last one
+ *   (a rewrite replaces what the model sees of it), and a PreToolUse or permission deny never
+ *   starts its generator. (A plain function that returns an async iterable is awaited whole.)
+ *
  * A tool without `execute` (client-side, provider-executed) is passed through unchanged. With no
  * hook observing tool events and no permission layer, `execute` is called directly.
  */
@@ -69,6 +74,11 @@ function isAsyncIterable(value: unknown): value is AsyncIterable<unknown> {
     value !== null &&
     typeof (value as { [Symbol.asyncIterator]?: unknown })[Symbol.asyncIterator] === 'function'
   );
+}
+
+/** True for an `async function*` (whose calls return an async generator at once). */
+function isAsyncGeneratorFunction(value: unknown): boolean {
+  return Object.prototype.toString.call(value) === '[object AsyncGeneratorFunction]';
 }
 
 type Execute = NonNullable<Tool['execute']>;
@@ -144,8 +154,15 @@ export function wrapTool<T extends Tool>(core: HookwireCore, name: string, tool:
     return result.success ? undefined : result.error.message;
   };
 
-  async function run(input: unknown, options: ToolExecutionOptions<unknown>): Promise<unknown> {
-    const scope = scopeFor(options);
+  /**
+   * PreToolUse and the permission layer: the arguments `execute` runs with, or a thrown
+   * `ToolCallDeniedError` (after PostToolUse with `skipped: true`) when the call must not run.
+   */
+  async function before(
+    scope: RunScope,
+    input: unknown,
+    options: ToolExecutionOptions<unknown>,
+  ): Promise<unknown> {
     const { context } = scope;
     const { toolCallId } = options;
     let args = input;
@@ -186,39 +203,81 @@ export function wrapTool<T extends Tool>(core: HookwireCore, name: string, tool:
       }
       args = outcome.args;
     }
+    return args;
+  }
+
+  /** PostToolUseFailure for what `execute` threw: the error to rethrow (with the hook's context). */
+  async function failure(
+    scope: RunScope,
+    args: unknown,
+    options: ToolExecutionOptions<unknown>,
+    thrown: unknown,
+  ): Promise<unknown> {
+    if (options.abortSignal?.aborted === true) return thrown;
+    if (!hooks.observes('toolFailure')) return thrown;
+    const action = await hooks.onToolFailure(scope.context, {
+      toolName: name,
+      toolCallId: options.toolCallId,
+      args,
+      error: errorText(thrown),
+    });
+    if (action.kind === 'stop') scope.stopReason ??= action.reason;
+    else if (action.additionalContext !== undefined && action.additionalContext !== '') {
+      const withContext = new Error(`${errorText(thrown)}\n${action.additionalContext}`, {
+        cause: thrown,
+      });
+      // The model reads the error as `String(error)`: keep the tool's own error name first.
+      if (thrown instanceof Error) withContext.name = thrown.name;
+      return withContext;
+    }
+    return thrown;
+  }
+
+  async function run(input: unknown, options: ToolExecutionOptions<unknown>): Promise<unknown> {
+    const scope = scopeFor(options);
+    const args = await before(scope, input, options);
     let result: unknown;
     try {
       result = await invoke(args, options);
       if (isAsyncIterable(result)) {
-        // A streaming tool's last value is its output (what the model sees).
+        // A plain function that returned an iterable (not an `async *execute`): its last value
+        // is its output; its preliminary values cannot stream through a promise.
         let last: unknown;
         for await (const value of result) last = value;
         result = last;
       }
     } catch (thrown) {
-      if (options.abortSignal?.aborted === true) throw thrown;
-      if (!hooks.observes('toolFailure')) throw thrown;
-      const action = await hooks.onToolFailure(context, {
-        toolName: name,
-        toolCallId,
-        args,
-        error: errorText(thrown),
-      });
-      if (action.kind === 'stop') scope.stopReason ??= action.reason;
-      else if (action.additionalContext !== undefined && action.additionalContext !== '') {
-        const withContext = new Error(`${errorText(thrown)}\n${action.additionalContext}`, {
-          cause: thrown,
-        });
-        // The model reads the error as `String(error)`: keep the tool's own error name first.
-        if (thrown instanceof Error) withContext.name = thrown.name;
-        throw withContext;
-      }
-      throw thrown;
+      throw await failure(scope, args, options, thrown);
     }
-    await afterTool(scope, toolCallId, args, result, undefined);
+    await afterTool(scope, options.toolCallId, args, result, undefined);
     return result;
   }
 
+  /**
+   * A streaming tool (`async *execute`) stays one: PreToolUse and the permissions decide before
+   * the tool's generator starts (a deny never starts it), every value it yields passes through
+   * unchanged (the AI SDK streams them as preliminary tool results), and PostToolUse fires once,
+   * on the last value — the tool's output, which a rewrite replaces for the model.
+   */
+  async function* runStreaming(
+    input: unknown,
+    options: ToolExecutionOptions<unknown>,
+  ): AsyncGenerator<unknown, void, undefined> {
+    const scope = scopeFor(options);
+    const args = await before(scope, input, options);
+    let last: unknown;
+    try {
+      for await (const value of invoke(args, options) as AsyncIterable<unknown>) {
+        last = value;
+        yield value;
+      }
+    } catch (thrown) {
+      throw await failure(scope, args, options, thrown);
+    }
+    await afterTool(scope, options.toolCallId, args, last, undefined);
+  }
+
+  const streaming = isAsyncGeneratorFunction(execute);
   const wrappedExecute = (input: unknown, options: ToolExecutionOptions<unknown>): unknown => {
     if (
       permissions === undefined &&
@@ -227,7 +286,7 @@ export function wrapTool<T extends Tool>(core: HookwireCore, name: string, tool:
       !hooks.observes('toolFailure')
     )
       return invoke(input, options);
-    return run(input, options);
+    return streaming ? runStreaming(input, options) : run(input, options);
   };
 
   const toModelOutput: ToModelOutput = (options) => {
