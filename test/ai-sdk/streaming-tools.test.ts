@@ -127,9 +127,9 @@ describe('streaming tools through hookwire', () => {
       prompt: 'Find cats',
       stopWhen: isStepCount(2),
     });
-    const bareResults = await toolResults(bare.fullStream);
+    const bareResults = await toolResults(bare.stream);
     expect(bareResults.filter((entry) => entry.preliminary)).toHaveLength(3);
-    expect(await toolResults(wrapped.fullStream)).toEqual(bareResults);
+    expect(await toolResults(wrapped.stream)).toEqual(bareResults);
     expect(wrappedLog).toEqual(bareLog);
   });
 
@@ -151,7 +151,7 @@ describe('streaming tools through hookwire', () => {
       stopWhen: isStepCount(2),
     });
     const errors: string[] = [];
-    for await (const part of result.fullStream)
+    for await (const part of result.stream)
       if (part.type === 'tool-error') errors.push(String(part.error));
     expect(log).toEqual([]);
     expect(errors).toEqual([expect.stringContaining('searching is off today')]);
