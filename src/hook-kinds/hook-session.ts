@@ -28,6 +28,7 @@ import {
 } from './command/runner/index.ts';
 import { loadSettings } from './settings/load-settings.ts';
 import type { McpConnections, StartMcpServersOptions } from './mcp/mcp-connections.ts';
+import { openClaudeEnvFile, wantsClaudeEnvFile } from './dialects/claude-env-file.ts';
 import type { EffectiveSettings, HookTrust } from './settings/effective-settings.ts';
 import type { SettingsEnvironment } from './settings/settings-layer.ts';
 import {
@@ -176,6 +177,11 @@ export interface HookSession {
   readonly kinds: HookKindStates;
   /** The session's MCP servers and their tools (none unless `mcp` was asked for). */
   readonly mcp: McpConnections;
+  /**
+   * Claude Code's `CLAUDE_ENV_FILE` (`dialects/claude-env-file.ts`): set when a Claude Code file
+   * has `SessionStart` hooks; give it to the shell tool (`envFile`) so their exports apply.
+   */
+  readonly claudeEnvFile?: string;
   /** Registers a disposer `close()` runs (in reverse order of registration). */
   defer(dispose: () => unknown): void;
   /**
@@ -220,10 +226,16 @@ export async function openHookSession(options: HookSessionOptions): Promise<Hook
         })
     : { states: new HookKindStates(), hooks: [] };
   const kinds = opened.states;
+  // Claude Code's CLAUDE_ENV_FILE, made only when a Claude Code file has SessionStart hooks.
+  const envFile = wantsClaudeEnvFile(settings.events.SessionStart)
+    ? await openClaudeEnvFile()
+    : undefined;
+  if (envFile !== undefined) disposers.push(() => envFile.close());
   const commandHookOptions: CommandHookOptions = {
     runner,
     projectDir,
     kinds,
+    ...(envFile === undefined ? {} : { claudeEnvFile: envFile.path }),
     ...(options.onHookRun === undefined ? {} : { onHookRun: options.onHookRun }),
     ...(options.confinement === undefined
       ? {}
@@ -267,6 +279,7 @@ export async function openHookSession(options: HookSessionOptions): Promise<Hook
     commandHookOptions,
     kinds,
     mcp,
+    ...(envFile === undefined ? {} : { claudeEnvFile: envFile.path }),
     defer(dispose) {
       disposers.push(dispose);
     },

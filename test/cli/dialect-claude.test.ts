@@ -447,4 +447,33 @@ appendFileSync(process.argv[2], JSON.stringify({ dir: process.env.CLAUDE_PROJECT
     expect(trusted.results[0]?.error).toContain('rm -rf is not allowed here');
     expect(existsSync(join(sandbox.project, 'kept'))).toBe(false);
   });
+  it('CLAUDE_ENV_FILE: what a SessionStart hook exports there applies to later shell calls; the file is gone after the run', async () => {
+    const sandbox = await createSandbox();
+    const seen = join(sandbox.root, 'env-file.txt');
+    const hook = await writeHookScript(
+      sandbox.root,
+      'session-env.mjs',
+      `import { appendFileSync, readFileSync, writeFileSync } from 'node:fs';
+JSON.parse(readFileSync(0, 'utf8'));
+writeFileSync(process.argv[2], process.env.CLAUDE_ENV_FILE ?? '');
+appendFileSync(process.env.CLAUDE_ENV_FILE, 'export GREETING="from the hook"\\nexport PATH="$PATH:/opt/extra"\\n');`,
+      [seen],
+    );
+    await claudeSettings(sandbox, {
+      hooks: { SessionStart: [{ hooks: [{ type: 'command', command: hook }] }] },
+    });
+
+    const { results, code } = await runToolCalls(sandbox, [
+      ['shell', { command: 'echo "$GREETING" > greeting.txt; echo "$PATH" > path.txt' }],
+      ['shell', { command: 'printf %s "$GREETING"' }],
+    ]);
+
+    expect(code).toBe(0);
+    expect(await readFile(join(sandbox.project, 'greeting.txt'), 'utf8')).toBe('from the hook\n');
+    expect(await readFile(join(sandbox.project, 'path.txt'), 'utf8')).toContain(':/opt/extra');
+    expect(results[1]?.result).toMatchObject({ exitCode: 0, stdout: 'from the hook' });
+    const file = await readFile(seen, 'utf8');
+    expect(file).toMatch(/hookwire-claude-env-.*env\.sh$/);
+    expect(existsSync(file)).toBe(false);
+  });
 });

@@ -10,6 +10,7 @@ import {
   credentialVariables,
   type SandboxOptions,
 } from '../../hook-kinds/command/process-confinement.ts';
+import { envFilePrefix } from '../../hook-kinds/dialects/claude-env-file.ts';
 import type { Tool, ToolExecutionContext } from '../../loop/tool.ts';
 import { ToolError } from './tool-error.ts';
 
@@ -33,6 +34,12 @@ export interface ShellToolOptions {
   readonly maxOutputBytes?: number;
   /** Variables added over the inherited environment of every command (never scrubbed). */
   readonly env?: Readonly<Record<string, string>>;
+  /**
+   * A file of shell lines (`export X=Y`) run before every command, its output discarded: Claude
+   * Code's `CLAUDE_ENV_FILE`, which its `SessionStart` hooks append to (see
+   * `hook-kinds/dialects/claude-env-file.ts`). Read at each call; absent or empty: nothing.
+   */
+  readonly envFile?: string;
   /**
    * The inherited environment loses its credentials (`credentialVariables`: `*_API_KEY`,
    * `*_TOKEN`, `*_SECRET*`, `*_PASSWORD*`, AWS keys, and any copy of their values), so a
@@ -130,8 +137,9 @@ export function shellTool(options: ShellToolOptions = {}): Tool {
           )
         : [];
       const sandbox = options.sandbox;
+      const prefix = options.envFile === undefined ? '' : await envFilePrefix(options.envFile);
       const result = await runner.run({
-        command: confineCommand(command, context.cwd, {
+        command: confineCommand(prefix + command, context.cwd, {
           unsetEnv,
           ...(sandbox === undefined
             ? {}

@@ -240,6 +240,9 @@ export async function runCommand(
         shell: {
           runner,
           environment: { pass: settings.passEnvironment },
+          ...(hookSession.claudeEnvFile === undefined
+            ? {}
+            : { envFile: hookSession.claudeEnvFile }),
           ...(options.sandbox === true
             ? {
                 sandbox: {

@@ -55,6 +55,8 @@ export interface CommandHookOptions {
   readonly kinds?: HookKindStates;
   /** How hooks with `"environment": "scrubbed"` or `"sandbox": true` are confined. */
   readonly confinement?: HookProcessOptions;
+  /** The session's `CLAUDE_ENV_FILE`, for the `SessionStart` hooks of Claude Code files. */
+  readonly claudeEnvFile?: string;
 }
 
 function joined(parts: readonly string[]): string | undefined {
@@ -120,6 +122,7 @@ export function commandHookForGroup(
       ...(options.onHookRun === undefined ? {} : { onHookRun: options.onHookRun }),
       ...(options.kinds === undefined ? {} : { kinds: options.kinds }),
       ...(options.confinement === undefined ? {} : { confinement: options.confinement }),
+      ...(options.claudeEnvFile === undefined ? {} : { claudeEnvFile: options.claudeEnvFile }),
       ...(context.recordHookRun === undefined
         ? {}
         : {

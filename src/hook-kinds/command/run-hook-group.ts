@@ -43,6 +43,11 @@ export interface HookGroupRunOptions {
    * hooks' judge); a hook whose kind needs them and finds none answers a failure.
    */
   readonly kinds?: HookKindStates;
+  /**
+   * The session's `CLAUDE_ENV_FILE` (`dialects/claude-env-file.ts`), given to the `SessionStart`
+   * hooks of Claude Code files.
+   */
+  readonly claudeEnvFile?: string;
 }
 
 export interface HookGroupRun {
@@ -180,7 +185,13 @@ export async function runHookGroup(
   payload: Payload,
   options: HookGroupRunOptions,
 ): Promise<HookGroupRun> {
-  const env = hookEnvironment(options.projectDir, options.sessionId);
+  const base = hookEnvironment(options.projectDir, options.sessionId);
+  const env =
+    options.claudeEnvFile !== undefined &&
+    group.dialect === 'claude' &&
+    group.event === 'SessionStart'
+      ? { ...base, CLAUDE_ENV_FILE: options.claudeEnvFile }
+      : base;
   // The arguments the first hook saw, for argument rewrites (only PreToolUse admits them).
   const args = payload['tool_input'];
   let outcomes: HookRunOutcome[];
