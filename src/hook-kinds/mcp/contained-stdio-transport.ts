@@ -8,6 +8,10 @@
  * The SDK's own `StdioClientTransport` spawns with neither, so a server's children could outlive
  * the session; this one is a drop-in `Transport` for the SDK's `Client`.
  *
+ * With a `watchdog` (the session's orphan watchdog), the server's group is also killed when
+ * hookwire dies without closing it (SIGKILL, a crash): the watchdog learns the group when the
+ * server starts and forgets it when the server exits.
+ *
  * Closing follows the MCP lifecycle for stdio: close the server's stdin, give it
  * `exitGraceMs` to exit, then SIGTERM to its group and tagged processes, then SIGKILL after
  * `killGraceMs`.
@@ -22,6 +26,7 @@ import {
   signalProcesses,
 } from '../command/runner/containment.ts';
 import { hasRunningMembers, signalProcessGroup } from '../command/runner/process-group.ts';
+import type { Watchdog } from '../command/runner/watchdog.ts';
 
 /** How a contained stdio server starts. */
 export interface ContainedStdioOptions {
@@ -36,6 +41,8 @@ export interface ContainedStdioOptions {
   readonly exitGraceMs?: number;
   /** SIGTERM → SIGKILL grace. Default 2000 ms. */
   readonly killGraceMs?: number;
+  /** Kills the server's group if hookwire dies without closing the transport. */
+  readonly watchdog?: Watchdog;
 }
 
 /** The last bytes of a server's stderr kept for failure messages. */
@@ -91,6 +98,7 @@ export class ContainedStdioTransport implements Transport {
         });
         child.once('close', (code, signal) => {
           this.#alive = false;
+          if (child.pid !== undefined) this.#options.watchdog?.release(child.pid);
           this.#exit ??=
             signal === null ? `exited with code ${String(code)}` : `exited on ${signal}`;
           settle();
@@ -105,6 +113,7 @@ export class ContainedStdioTransport implements Transport {
       });
       child.once('spawn', () => {
         this.#alive = true;
+        if (child.pid !== undefined) this.#options.watchdog?.watch(child.pid);
         resolve();
       });
       child.stdin.on('error', (error) => {

@@ -4,8 +4,9 @@
  *
  * A server that fails to start (a missing program, a crash, a refused connection, a deadline
  * passed, an unset `${VAR}`) is a warning naming it and why; its tools are absent and everything
- * else runs. Stdio servers are contained like hook processes (see `ContainedStdioTransport`);
- * HTTP servers are closed (their session terminated) at the end.
+ * else runs. Stdio servers are contained like hook processes (see `ContainedStdioTransport`),
+ * and an orphan watchdog (`watchdog.ts`) kills them if hookwire dies without stopping them
+ * (SIGKILL included); HTTP servers are closed (their session terminated) at the end.
  */
 import { resolve } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -15,6 +16,7 @@ import type { Tool as McpToolDefinition } from '@modelcontextprotocol/sdk/types.
 import type { ToolDeclaration } from '../../content/index.ts';
 import type { McpContext } from '../../events/index.ts';
 import { createContainmentScope, killScope } from '../command/runner/containment.ts';
+import { startWatchdog, type Watchdog } from '../command/runner/watchdog.ts';
 import {
   expandVariables,
   type McpServerConfig,
@@ -156,6 +158,9 @@ export async function startMcpServers(
 ): Promise<McpConnections> {
   const env = options.env ?? process.env;
   const scope = createContainmentScope();
+  const watchdog = servers.some((entry) => entry.config.type !== 'http' && !entry.config.disabled)
+    ? startWatchdog(scope.prefix)
+    : undefined;
   const connections: Connected[] = [];
   const outcomes = await Promise.all(
     servers.map(async (entry): Promise<{ status: McpServerStatus; tools: McpTool[] }> => {
@@ -172,7 +177,13 @@ export async function startMcpServers(
       const started = performance.now();
       let transport: Transport | undefined;
       try {
-        transport = createTransport(entry.config, options.projectDir, env, scope.nextTag());
+        transport = createTransport(
+          entry.config,
+          options.projectDir,
+          env,
+          scope.nextTag(),
+          watchdog,
+        );
         const client = new Client(options.clientInfo ?? { name: 'hookwire', version: '0' }, {
           capabilities: {},
         });
@@ -248,6 +259,7 @@ export async function startMcpServers(
         );
         // Anything a stdio server started that is still running (its transport has killed the rest).
         await killScope(scope.prefix, 1000);
+        await watchdog?.close();
       })();
       return closing;
     },
@@ -259,6 +271,7 @@ function createTransport(
   projectDir: string,
   env: Readonly<Record<string, string | undefined>>,
   tag: string,
+  watchdog: Watchdog | undefined,
 ): Transport {
   if (config.type === 'http') {
     const url = new URL(expandOrThrow(config.url, env));
@@ -271,6 +284,7 @@ function createTransport(
     cwd: resolve(projectDir, expandOrThrow(config.cwd ?? '.', env)),
     env: { ...inheritedEnv(env), ...expandAll(config.env, env) },
     tag,
+    ...(watchdog === undefined ? {} : { watchdog }),
   });
 }
 

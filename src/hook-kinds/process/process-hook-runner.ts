@@ -22,6 +22,8 @@ import { formatDuration } from '../settings/duration.ts';
 import type { HookAnswer, HookExecution, HookKindRunner, HookRunContext } from '../hook-kind.ts';
 import { JsonRpcProcess, type RpcReply } from './json-rpc-process.ts';
 import { spawnInProcessGroup, type SpawnHookProcess } from './spawn-hook-process.ts';
+import { createContainmentScope } from '../command/runner/containment.ts';
+import { startWatchdog, type Watchdog } from '../command/runner/watchdog.ts';
 
 export interface ProcessHookRunnerOptions {
   /** How processes are started and contained; default: their own process group. */
@@ -96,6 +98,9 @@ function answerOf(reply: RpcReply): HookAnswer {
 /** Creates the runner of `type: "process"` hooks. */
 export function createProcessHookRunner(options: ProcessHookRunnerOptions = {}): ProcessHookRunner {
   const spawn = options.spawn ?? spawnInProcessGroup;
+  // The processes' tags, and the watchdog that kills them if hookwire dies (started with the first).
+  const scope = createContainmentScope();
+  let watchdog: Watchdog | undefined;
   const killGraceMs = options.killGraceMs ?? DEFAULT_KILL_GRACE_MS;
   const backoff = options.backoff ?? DEFAULT_BACKOFF;
   const entries = new Map<string, Entry>();
@@ -121,7 +126,14 @@ export function createProcessHookRunner(options: ProcessHookRunnerOptions = {}):
     hook: ProcessHookConfig,
     context: ProcessStartContext,
   ): JsonRpcProcess {
-    const spawned = spawn({ command: hook.command, cwd: context.projectDir, env: context.env });
+    watchdog ??= startWatchdog(scope.prefix, { graceMs: killGraceMs });
+    const spawned = spawn({
+      command: hook.command,
+      cwd: context.projectDir,
+      env: context.env,
+      tag: scope.nextTag(),
+      watchdog,
+    });
     const rpc: JsonRpcProcess = new JsonRpcProcess(spawned, {
       killGraceMs,
       ...(options.maxLineLength === undefined ? {} : { maxLineLength: options.maxLineLength }),
@@ -216,6 +228,8 @@ export function createProcessHookRunner(options: ProcessHookRunnerOptions = {}):
     async close() {
       closed = true;
       await this.stopAll();
+      // Sweeps what the processes started outside their groups, then exits.
+      await watchdog?.close();
     },
   };
 }

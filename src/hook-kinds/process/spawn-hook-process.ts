@@ -1,16 +1,18 @@
 /**
  * The containment seam of process hooks: how one long-lived hook process is started and killed.
  *
- * Today it is the same containment a command hook gets from the direct runner: `/bin/sh -c
- * COMMAND` in its own process group (so everything it starts dies with it), killed as a group
- * with SIGTERM, then SIGKILL after a grace. When the command runner's containment primitives
- * (run tags that find escapees outside the group) land, they plug in here: pass a different
- * `SpawnHookProcess` to `createProcessHookRunner`, or replace `spawnInProcessGroup`, and the
- * JSON-RPC client above it does not change.
+ * `/bin/sh -c COMMAND` in its own process group (so everything it starts dies with it), killed
+ * as a group with SIGTERM, then SIGKILL after a grace. With a `tag` it carries
+ * `HOOKWIRE_HOOK_RUN` (decision 0008), so the runner's scope finds what left the group; with a
+ * `watchdog` its group is killed even when hookwire dies without stopping it (SIGKILL
+ * included). Pass a different `SpawnHookProcess` to `createProcessHookRunner` to contain it
+ * otherwise; the JSON-RPC client above it does not change.
  */
 import { spawn } from 'node:child_process';
 import type { Readable, Writable } from 'node:stream';
+import { HOOK_RUN_VARIABLE } from '../command/runner/containment.ts';
 import { hasRunningMembers, signalProcessGroup } from '../command/runner/process-group.ts';
+import type { Watchdog } from '../command/runner/watchdog.ts';
 
 /** How a hook process ended. */
 export interface HookProcessExit {
@@ -40,6 +42,10 @@ export interface SpawnHookProcessOptions {
   readonly cwd: string;
   /** Added over the inherited environment. */
   readonly env: Readonly<Record<string, string>>;
+  /** The containment tag, given to the process as `HOOKWIRE_HOOK_RUN`. */
+  readonly tag?: string;
+  /** Kills the process's group if hookwire dies without stopping it. */
+  readonly watchdog?: Watchdog;
 }
 
 /** Starts one hook process. Must not throw: a start failure settles `exited` with `spawnError`. */
@@ -62,15 +68,26 @@ function waitFor(groupId: number, deadline: number): Promise<boolean> {
 export const spawnInProcessGroup: SpawnHookProcess = (options) => {
   const child = spawn('/bin/sh', ['-c', options.command], {
     cwd: options.cwd,
-    env: { ...process.env, ...options.env },
+    env: {
+      ...process.env,
+      ...options.env,
+      ...(options.tag === undefined ? {} : { [HOOK_RUN_VARIABLE]: options.tag }),
+    },
     stdio: ['pipe', 'pipe', 'pipe'],
     detached: true,
   });
+  const { watchdog } = options;
+  if (watchdog !== undefined)
+    child.once('spawn', () => {
+      if (child.pid !== undefined) watchdog.watch(child.pid);
+    });
   const exited = new Promise<HookProcessExit>((resolve) => {
     child.once('error', (error) => {
       resolve({ code: null, signal: null, spawnError: error.message });
     });
     child.once('exit', (code, signal) => {
+      // The group may outlive its leader; the runner's close sweeps the scope for the rest.
+      if (child.pid !== undefined && !hasRunningMembers(child.pid)) watchdog?.release(child.pid);
       resolve({ code, signal });
     });
   });
