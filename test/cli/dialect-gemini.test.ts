@@ -8,7 +8,7 @@
  * the scripted model. Every test asserts the effect.
  */
 import { existsSync } from 'node:fs';
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
@@ -256,5 +256,47 @@ if (!existsSync(process.env.GEMINI_PROJECT_DIR + '/report.md')) {
     const { results } = await runToolCalls(sandbox, [['shell', { command: 'echo ran > ran.txt' }]]);
     expect(results[0]?.error).toBeUndefined();
     expect(await readFile(join(sandbox.project, 'ran.txt'), 'utf8')).toBe('ran\n');
+  });
+});
+
+describe("Gemini CLI's mcpServers (.gemini/settings.json)", () => {
+  const STDIO_SERVER = join(import.meta.dirname, '..', 'fixtures', 'mcp', 'stdio-server.ts');
+
+  it('start under the trust rules of a project file when the gemini dialect is on; Gemini-only fields are ignored with a warning', async () => {
+    const sandbox = await createSandbox();
+    const env = { ...sandbox.env };
+    delete env['HOOKWIRE_TRUST_PROJECT'];
+    const pidFile = join(sandbox.root, 'server.pid');
+    const file = await geminiSettings(sandbox, {
+      mcpServers: {
+        repo: {
+          command: process.execPath,
+          args: [STDIO_SERVER, 'repo'],
+          env: { HOOKWIRE_TEST_MCP_PID_FILE: pidFile },
+          timeout: 20000,
+          trust: true,
+        },
+        broken: { url: 42 },
+      },
+    });
+    const call: [string, unknown][] = [['mcp__repo__echo', { text: 'hi' }]];
+
+    const untrusted = await runToolCalls(sandbox, call, [], env);
+    expect(untrusted.results[0]?.error).toContain('unknown tool "mcp__repo__echo"');
+    expect(existsSync(pidFile)).toBe(false);
+    expect(untrusted.stderr).toContain('skipped 1 project MCP server (repo) as not trusted');
+
+    const trusted = await runToolCalls(sandbox, call, ['--trust-project'], env);
+    expect(trusted.results[0]?.result).toBe('echo: hi');
+    expect(existsSync(pidFile)).toBe(true);
+    expect(trusted.stderr).toContain(
+      `${file} at mcpServers.repo.trust: hookwire does not implement Gemini CLI's "trust": ignored`,
+    );
+    expect(trusted.stderr).toContain(`${file} at mcpServers.broken`);
+
+    await rm(pidFile);
+    const off = await runToolCalls(sandbox, call, ['--trust-project', '--no-dialects'], env);
+    expect(off.results[0]?.error).toContain('unknown tool "mcp__repo__echo"');
+    expect(existsSync(pidFile)).toBe(false);
   });
 });
