@@ -1,6 +1,7 @@
 /**
  * `hookwire` process costs (`npm run bench -- cli`), each beside a baseline in the same run,
- * timing the built `dist/cli/main.js` users run (the sources when there is no build):
+ * timing the built `dist/bin/hookwire.js` users run (package.json's `bin`; the sources when
+ * there is no build):
  * (a) `hookwire --version` (module loading and commander) beside `node -e 0`, the floor of any
  *     Node CLI (bound 3×: it must stay light);
  * (b) `hookwire hooks fire PreToolUse` with one no-op hook beside `hookwire hooks validate` on the
@@ -18,7 +19,7 @@ import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { compare } from './harness.ts';
 
-const built = fileURLToPath(new URL('../dist/cli/main.js', import.meta.url));
+const built = fileURLToPath(new URL('../dist/bin/hookwire.js', import.meta.url));
 const main = existsSync(built)
   ? built
   : fileURLToPath(new URL('../src/cli/main.ts', import.meta.url));

@@ -13,6 +13,7 @@ import {
   type HookInputFieldsMap,
   type RegisteredEventName,
 } from './catalogue.ts';
+import { lazyRecord } from './lazy-record.ts';
 
 /** The fields every payload starts with. */
 export interface HookInputBase {
@@ -61,10 +62,9 @@ function inputSchema(event: HookEventName) {
     .meta({ title: `hookwire ${event} hook input` });
 }
 
-/** The stdin payload schema of each event, keyed by canonical name. */
-export const hookInputSchemas = Object.fromEntries(
-  HOOK_EVENT_NAMES.map((event) => [event, inputSchema(event)]),
-) as { readonly [E in HookEventName]: ReturnType<typeof inputSchema> };
+/** The stdin payload schema of each event, keyed by canonical name (each built on first read). */
+export const hookInputSchemas: { readonly [E in HookEventName]: ReturnType<typeof inputSchema> } =
+  lazyRecord(HOOK_EVENT_NAMES, inputSchema);
 
 /** The base fields a caller supplies; `timestamp` defaults to now. */
 export interface HookInputContext {

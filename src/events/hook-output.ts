@@ -30,6 +30,7 @@ import {
   type HookSpecificOutputMap,
   type RegisteredEventName,
 } from './catalogue.ts';
+import { lazyRecord } from './lazy-record.ts';
 
 function specificSchema(event: HookEventName) {
   const names = registeredNames(event);
@@ -53,18 +54,21 @@ function outputSchema(event: HookEventName) {
     .meta({ title: `hookwire ${event} hook output` });
 }
 
-/** The output schema of each event, keyed by canonical name. */
-export const hookOutputSchemas = Object.fromEntries(
-  HOOK_EVENT_NAMES.map((event) => [event, outputSchema(event)]),
-) as { readonly [E in HookEventName]: ReturnType<typeof outputSchema> };
+/** The output schema of each event, keyed by canonical name (each built on first read). */
+export const hookOutputSchemas: { readonly [E in HookEventName]: ReturnType<typeof outputSchema> } =
+  lazyRecord(HOOK_EVENT_NAMES, outputSchema);
 
 /** Any event's output (for documentation and editors; decode with the event's own schema). */
-export const hookOutputSchema = z
-  .strictObject({
-    ...hookOutputCommonShape,
-    hookSpecificOutput: z.union(HOOK_EVENT_NAMES.map((event) => specificSchema(event))).optional(),
-  })
-  .meta({ title: 'hookwire hook output (any event)' });
+export function anyHookOutputSchema() {
+  return z
+    .strictObject({
+      ...hookOutputCommonShape,
+      hookSpecificOutput: z
+        .union(HOOK_EVENT_NAMES.map((event) => specificSchema(event)))
+        .optional(),
+    })
+    .meta({ title: 'hookwire hook output (any event)' });
+}
 
 // Which events accept each hookSpecificOutput field, to explain a field written for the wrong event.
 const eventsByField = new Map<string, HookEventName[]>();

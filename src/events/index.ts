@@ -208,7 +208,7 @@ export {
 } from './hook-input.ts';
 export {
   decodeHookOutput,
-  hookOutputSchema,
+  anyHookOutputSchema,
   hookOutputSchemas,
   type HookOutput,
 } from './hook-output.ts';

@@ -3,7 +3,7 @@ import { hookLLMRequestInputSchema } from '../wire/llm-request.ts';
 import { hookLLMResponseInputSchema } from '../wire/llm-response.ts';
 import { HOOK_EVENT_NAMES } from './catalogue.ts';
 import { hookInputSchemas } from './hook-input.ts';
-import { hookOutputSchema, hookOutputSchemas } from './hook-output.ts';
+import { anyHookOutputSchema, hookOutputSchemas } from './hook-output.ts';
 
 function render(schema: z.ZodType, title?: string): string {
   const generated = z.toJSONSchema(schema, { target: 'draft-2020-12', unrepresentable: 'throw' });
@@ -21,7 +21,7 @@ export function generateJsonSchemas(): ReadonlyMap<string, string> {
   const files = new Map<string, string>();
   for (const event of HOOK_EVENT_NAMES)
     files.set(`hook-input.${event}.schema.json`, render(hookInputSchemas[event]));
-  files.set('hook-output.schema.json', render(hookOutputSchema));
+  files.set('hook-output.schema.json', render(anyHookOutputSchema()));
   for (const event of HOOK_EVENT_NAMES)
     files.set(`hook-output.${event}.schema.json`, render(hookOutputSchemas[event]));
   files.set(

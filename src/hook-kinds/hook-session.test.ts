@@ -7,6 +7,7 @@ import type { AgentHook } from '../hooks/agent-hook.ts';
 import { createHookContext } from '../hooks/hook-context.ts';
 import { loadHookSettings, openHookSession } from './hook-session.ts';
 import { SettingsError } from './settings/settings-error.ts';
+import type { HelperCommandRunner } from './command/runner/helper-runner.ts';
 
 let root: string;
 let projectDir: string;
@@ -84,6 +85,25 @@ describe('openHookSession', () => {
       expect(seen).toEqual([{ path: 'extra' }]);
     } finally {
       await session.close();
+    }
+  });
+
+  it('starts the spawn helper with the session only when the settings have hooks', async () => {
+    const bare = await openHookSession({ projectDir, env });
+    try {
+      // Nothing configured: a session that spawns nothing starts nothing (the helper comes up on
+      // the first run, e.g. a shell tool call).
+      expect((bare.runner as HelperCommandRunner).helperProcessId).toBeUndefined();
+    } finally {
+      await bare.close();
+    }
+    await write(join(projectDir, '.hookwire', 'settings.json'), preToolUse(rewritePath('x')));
+    const hooked = await openHookSession({ projectDir, env });
+    try {
+      // With hooks, it is up before the first one fires.
+      expect((hooked.runner as HelperCommandRunner).helperProcessId).toEqual(expect.any(Number));
+    } finally {
+      await hooked.close();
     }
   });
 

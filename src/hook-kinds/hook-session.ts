@@ -202,9 +202,13 @@ export async function openHookSession(options: HookSessionOptions): Promise<Hook
   const settings = await loadHookSettings(options);
 
   const disposers: (() => unknown)[] = [];
-  const runner = createCommandRunner(
-    options.runnerMode === undefined ? {} : { mode: options.runnerMode },
-  );
+  // The helper starts with the session only when the settings have hooks, whose first run must
+  // not wait for it; otherwise on first use (a shell tool call), so a session that spawns nothing
+  // starts nothing.
+  const runner = createCommandRunner({
+    ...(options.runnerMode === undefined ? {} : { mode: options.runnerMode }),
+    start: hasHooks(settings) ? 'eager' : 'lazy',
+  });
   disposers.push(() => runner.close());
   // The kinds (and the wire's schemas) load only when the settings have hooks.
   const opened = hasHooks(settings)

@@ -113,11 +113,8 @@ export function withAgentTool(
   tools: ToolRegistry | undefined,
   types: ReadonlyMap<string, AgentType>,
 ): ToolRegistry {
-  const registry = new ToolRegistry();
-  for (const name of tools?.names() ?? []) {
-    const tool = tools?.get(name);
-    if (tool !== undefined && name !== AGENT_TOOL_NAME) registry.register(tool);
-  }
+  const registry =
+    tools?.pick((tool) => tool.declaration.name !== AGENT_TOOL_NAME) ?? new ToolRegistry();
   return registry.register(agentTool(types));
 }
 
@@ -133,17 +130,10 @@ function childTools(
   if (known !== undefined) return known;
   const parent = config.tools;
   const allowed = type.tools === undefined ? undefined : toolSelector(type.tools);
-  const registry = new ToolRegistry();
-  for (const name of parent?.names() ?? []) {
-    if (allowed !== undefined && !allowed(name)) continue;
-    const tool = parent?.get(name);
-    if (tool === undefined) continue;
-    if (isSubagentTool(tool)) {
-      if (depth < subagents.maxDepth) registry.register(tool);
-      continue;
-    }
-    registry.register(tool);
-  }
+  const keep = (tool: Tool): boolean =>
+    (allowed === undefined || allowed(tool.declaration.name)) &&
+    (!isSubagentTool(tool) || depth < subagents.maxDepth);
+  const registry = parent?.pick(keep) ?? new ToolRegistry();
   subagents.registries.set(key, registry);
   return registry;
 }

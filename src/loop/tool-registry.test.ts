@@ -2,6 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { HookwireError } from '../content/index.ts';
 import type { Tool } from './tool.ts';
 import { ToolRegistry, ToolRegistryError } from './tool-registry.ts';
+import { withAgentTool } from './subagent.ts';
+import { GENERAL_PURPOSE_AGENT } from './agent-types.ts';
 
 function fakeTool(name: string, parameters: Record<string, unknown> = { type: 'object' }): Tool {
   return {
@@ -228,5 +230,50 @@ describe('ToolRegistry with compile: first-use', () => {
     const result = registry.validate('broken', { a: 1 });
     if (result.ok) throw new Error('a schema that does not compile validated a call');
     expect(result.errors).toMatch(/parameters schema of tool "broken" is not a valid JSON Schema/);
+  });
+
+  describe('pick', () => {
+    // Not a JSON Schema ajv accepts: compiling it throws, so whether a registry compiled it shows.
+    const broken = { type: 'object', properties: { path: { type: 'no-such-type' } } };
+
+    it('keeps the chosen tools in order, with the compile mode of the registry it came from', () => {
+      const registry = new ToolRegistry(
+        [fakeTool('zeta', broken), fakeTool('alpha'), fakeTool('middle')],
+        { compile: 'first-use' },
+      );
+      const picked = registry.pick((tool) => tool.declaration.name !== 'alpha');
+      expect(picked.names()).toEqual(['zeta', 'middle']);
+      // first-use: registering another broken schema does not throw either.
+      expect(() => picked.register(fakeTool('other', broken))).not.toThrow();
+      expect(picked.validate('zeta', {}).ok).toBe(false);
+      expect(registry.has('other')).toBe(false);
+    });
+
+    it('shares compiled validators: a schema compiled through one registry is compiled for both', () => {
+      const registry = new ToolRegistry([fakeTool('read', readSchema)], { compile: 'first-use' });
+      const picked = registry.pick();
+      expect(picked.validate('read', { path: 'a' })).toEqual({ ok: true });
+      expect(registry.validate('read', { path: 1 })).toEqual({
+        ok: false,
+        errors: '/path must be string',
+      });
+    });
+
+    it('an eager registry picks eagerly: a broken schema registered later throws', () => {
+      const picked = new ToolRegistry([fakeTool('a')]).pick();
+      expect(() => picked.register(fakeTool('b', broken))).toThrow(ToolRegistryError);
+    });
+  });
+
+  it('withAgentTool compiles nothing of a first-use registry (a run that calls no tool loads no validator)', () => {
+    const tools = new ToolRegistry([fakeTool('broken', { type: 'nope' })], {
+      compile: 'first-use',
+    });
+    const types = new Map([
+      [GENERAL_PURPOSE_AGENT, { name: GENERAL_PURPOSE_AGENT, description: 'anything', prompt: '' }],
+    ]);
+    const withAgent = withAgentTool(tools, types);
+    expect(withAgent.names()).toEqual(['broken', 'agent']);
+    expect(withAgent.validate('broken', {}).ok).toBe(false);
   });
 });

@@ -71,13 +71,28 @@ const valid: ToolArgumentsValidation = Object.freeze({ ok: true });
 export class ToolRegistry {
   readonly #tools = new Map<string, RegisteredTool>();
   readonly #eager: boolean;
-  #ajv: Ajv2020 | undefined;
+  /** Shared by the registries `pick` derives from this one, so ajv is set up once. */
+  #compiler: { ajv: Ajv2020 | undefined };
   #declarations: readonly ToolDeclaration[] | undefined;
 
   /** Registers `tools` in order; a duplicate name throws as `register` does. */
   constructor(tools: readonly Tool[] = [], options: ToolRegistryOptions = {}) {
     this.#eager = (options.compile ?? 'eager') === 'eager';
+    this.#compiler = { ajv: undefined };
     for (const tool of tools) this.register(tool);
+  }
+
+  /**
+   * A registry of this one's tools for which `keep` answers true, in the same order, with the same
+   * compile mode. It shares their compiled validators with this registry (a schema compiled by a
+   * validation in either is compiled for both), so deriving a subagent's tool set compiles
+   * nothing.
+   */
+  pick(keep: (tool: Tool) => boolean = () => true): ToolRegistry {
+    const derived = new ToolRegistry([], { compile: this.#eager ? 'eager' : 'first-use' });
+    derived.#compiler = this.#compiler;
+    for (const [name, entry] of this.#tools) if (keep(entry.tool)) derived.#tools.set(name, entry);
+    return derived;
   }
 
   /**
@@ -103,8 +118,8 @@ export class ToolRegistry {
   #compile(tool: Tool): ValidateFunction {
     const name = tool.declaration.name;
     try {
-      this.#ajv ??= createAjv();
-      return this.#ajv.compile(withoutDialect(tool.declaration.parameters));
+      this.#compiler.ajv ??= createAjv();
+      return this.#compiler.ajv.compile(withoutDialect(tool.declaration.parameters));
     } catch (error) {
       throw new ToolRegistryError(
         'tool_schema_invalid',

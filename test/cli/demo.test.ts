@@ -20,10 +20,12 @@ describe('npm run demo', () => {
     const sandbox = await createSandbox();
     const manifest = JSON.parse(await readFile(join(REPOSITORY, 'package.json'), 'utf8')) as {
       scripts: { demo: string };
+      bin: { hookwire: string };
     };
     const [node, main, ...args] = shellWords(manifest.scripts.demo);
-    // The demo runs the build (any Node 22+); the test runs the same CLI from its sources.
-    expect([node, main]).toEqual(['node', 'dist/cli/main.js']);
+    // The demo runs the built command users get (package.json's bin, the bundle of
+    // src/cli/main.ts: scripts/bundle-cli.mjs); the test runs the same CLI from its sources.
+    expect([node, main]).toEqual(['node', manifest.bin.hookwire]);
     // The demo's paths are relative to the repository root: recreate them under a scratch root.
     await cp(join(REPOSITORY, 'examples', 'demo'), join(sandbox.root, 'examples', 'demo'), {
       recursive: true,
@@ -38,7 +40,7 @@ describe('npm run demo', () => {
 
     const outcome = await runCli(args, { cwd: sandbox.root, env: sandbox.env });
 
-    expect(MAIN.endsWith(main!.replace(/^dist\//, 'src/').replace(/\.js$/, '.ts'))).toBe(true);
+    expect(MAIN.endsWith(join('src', 'cli', 'main.ts'))).toBe(true);
     expect(outcome.code).toBe(0);
     expect(outcome.stdout).toBe(`${finalAnswer}\n`);
     expect(outcome.stderr).toContain(

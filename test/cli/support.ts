@@ -153,12 +153,14 @@ export interface CliOptions {
   readonly onLine?: (line: string, child: ChildProcess) => void;
   /** Called once with the spawned process (e.g. to signal it when a hook is ready). */
   readonly onSpawn?: (child: ChildProcess) => void;
+  /** The entry script to run instead of the sources' `src/cli/main.ts` (e.g. the built bin). */
+  readonly main?: string;
 }
 
 /** Spawns `node src/cli/main.ts …args` and resolves when it exits. */
 export function runCli(args: readonly string[], options: CliOptions = {}): Promise<CliOutcome> {
   return new Promise((resolvePromise, reject) => {
-    const child = spawn(process.execPath, [MAIN, ...args], {
+    const child = spawn(process.execPath, [options.main ?? MAIN, ...args], {
       cwd: options.cwd ?? REPOSITORY,
       env: options.env ?? process.env,
       stdio: ['pipe', 'pipe', 'pipe'],

@@ -1,4 +1,3 @@
-import { createInterface } from 'node:readline/promises';
 import { relative } from 'node:path';
 import {
   listEffectiveHooks,
@@ -85,6 +84,8 @@ async function untrustedCandidates(
 }
 
 async function confirm(question: string): Promise<boolean> {
+  // Loaded here: readline is a dozen of Node's internal modules, and only this question needs it.
+  const { createInterface } = await import('node:readline/promises');
   const prompt = createInterface({ input: process.stdin, output: process.stderr });
   try {
     const answer = await prompt.question(question);

@@ -1,3 +1,4 @@
+import { statSync } from 'node:fs';
 import { readFile, realpath, stat } from 'node:fs/promises';
 import { join, relative, isAbsolute, resolve } from 'node:path';
 import {
@@ -28,8 +29,12 @@ type ReadOutcome =
 
 async function readSource(source: SettingsSource): Promise<ReadOutcome> {
   try {
-    // Checked before reading, so a huge file (or a device) is refused without loading it.
-    const { size } = await stat(source.file);
+    // Checked before reading, so a huge file (or a device) is refused without loading it. Most
+    // layers do not exist: a synchronous stat that answers `undefined` for them costs neither an
+    // exception nor a trip through the thread pool, on every start of every command.
+    const info = statSync(source.file, { throwIfNoEntry: false });
+    if (info === undefined && !source.required) return { kind: 'missing' };
+    const { size } = info ?? (await stat(source.file));
     if (size > SETTINGS_LIMITS.maxBytes)
       return { kind: 'failed', issue: settingsTooLargeIssue(source.file, size) };
     return { kind: 'text', text: await readFile(source.file, 'utf8') };

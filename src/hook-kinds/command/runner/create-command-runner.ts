@@ -10,9 +10,15 @@ export interface CommandRunnerOptions {
    * See docs/decisions/0003-hook-spawn-helper.md for the measurements behind the default.
    */
   readonly mode?: 'direct' | 'helper';
+  /**
+   * When the helper starts (`helper` mode): `eager` (default) as the runner is created, so the
+   * first hook does not wait for it; `lazy` on the first run.
+   */
+  readonly start?: 'eager' | 'lazy';
 }
 
 /** The `CommandRunner` command hooks run through; `helper` mode unless told otherwise. */
 export function createCommandRunner(options: CommandRunnerOptions = {}): CommandRunner {
-  return options.mode === 'direct' ? createDirectRunner() : createHelperRunner();
+  if (options.mode === 'direct') return createDirectRunner();
+  return createHelperRunner(options.start === undefined ? {} : { start: options.start });
 }

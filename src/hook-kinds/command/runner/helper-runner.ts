@@ -20,6 +20,7 @@ import {
 import { signalProcessGroup } from './process-group.ts';
 import { createContainmentScope, killScope } from './containment.ts';
 import { DEFAULT_KILL_GRACE_MS } from './command-runner.ts';
+import { packageFile } from '../../package-files.ts';
 
 /** Options of `createHelperRunner`. */
 export interface HelperRunnerOptions {
@@ -39,9 +40,7 @@ export interface HelperRunnerOptions {
 }
 
 /** Path of the native spawn helper (may not exist: it is built only where `cc` exists). */
-export const NATIVE_HELPER_PATH = fileURLToPath(
-  new URL('../../../../native/build/hookwire-spawn', import.meta.url),
-);
+export const NATIVE_HELPER_PATH = packageFile('native', 'build', 'hookwire-spawn');
 
 /** True when the native spawn helper was built and can be executed. */
 export function nativeHelperAvailable(): boolean {

@@ -1,0 +1,62 @@
+/**
+ * Bundles the `hookwire` command (dist/cli/main.js, compiled by tsc) into dist/bin/, the file
+ * package.json's `bin` names. Run by `npm run build` after tsc.
+ *
+ * Why: started from dist/cli/main.js, `hookwire run` loads about 390 ES modules (hookwire's own,
+ * zod's, commander's), and resolving, reading and linking them one by one costs several times
+ * Node's own start-up. The bundle is a handful of files: one for what every command needs and one
+ * chunk per lazily imported command or kind, so `hookwire --version` still loads almost nothing.
+ * Heavy dependencies that the command imports only on demand (the provider SDKs, the MCP SDK,
+ * OpenTelemetry, ajv) stay external and are loaded from node_modules when a run needs them.
+ * The library entry points (`hookwire`, `hookwire/ai-sdk`, …) are not bundled: they stay the
+ * tsc output in dist/, so an application's own bundler sees the modules.
+ *
+ * The Node spawn helper is a second entry, `dist/bin/spawn-helper.js`, beside the chunk that
+ * starts it (the helper runner finds it next to its own module).
+ */
+import { rm } from 'node:fs/promises';
+import { readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { build } from 'rolldown';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const out = join(root, 'dist', 'bin');
+const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
+// Loaded on demand only, and large: left to node_modules.
+const external = [
+  /^node:/,
+  /^openai(\/|$)/,
+  /^@anthropic-ai\//,
+  /^@google\//,
+  /^@modelcontextprotocol\//,
+  /^@opentelemetry\//,
+  /^ajv(\/|$)/,
+  /^ai(\/|$)/,
+  /^@ai-sdk\//,
+];
+for (const name of Object.keys(pkg.dependencies ?? {})) {
+  if (
+    !['commander', 'zod', 'smol-toml', 'tinyglobby'].includes(name) &&
+    !external.some((pattern) => pattern.test(name))
+  )
+    throw new Error(`bundle-cli: dependency ${name} is neither bundled nor external; decide which`);
+}
+
+await rm(out, { recursive: true, force: true });
+await build({
+  input: {
+    hookwire: join(root, 'dist', 'cli', 'main.js'),
+    'spawn-helper': join(root, 'dist', 'hook-kinds', 'command', 'runner', 'spawn-helper.js'),
+  },
+  platform: 'node',
+  external,
+  logLevel: 'warn',
+  output: {
+    dir: out,
+    format: 'esm',
+    entryFileNames: '[name].js',
+    chunkFileNames: '[name]-[hash].js',
+  },
+});
+console.log(`bundle-cli: dist/bin/hookwire.js`);
