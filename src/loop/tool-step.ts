@@ -180,10 +180,15 @@ export async function runToolStep(
     }
   }
 
+  let unsettled = plans.length;
   const settled = await Promise.allSettled(
     plans.map(async (plan) => {
       const outcome = await executeCall(run, plan);
-      // Each result is on record the moment it is known, before the step's tool message.
+      // Each result is on record the moment it is known, before the step's tool message, while
+      // other calls of the step still run. The last one to settle needs no record of its own:
+      // the step's tool message, which holds it, is written right after (below, with no hook or
+      // await in between), so it costs one write and one serialisation fewer per step.
+      if (--unsettled === 0) return outcome;
       run.record({
         type: 'tool-result',
         turn: run.currentTurn,
@@ -252,6 +257,7 @@ export async function runToolStep(
   if (additional !== undefined)
     for (const entry of additional) responseBlocks.push({ type: 'text', text: entry });
   run.appendMessage({ speaker: 'tool', blocks: responseBlocks });
+  run.session.transcript.commit();
 
   if (stopReason !== undefined) return { status: 'stopped', reason: stopReason, endsRun: true };
   return undefined;

@@ -205,12 +205,18 @@ export class TranscriptWriter {
    */
   commit(): void {
     if (this.#pending === '' || this.#fd === undefined || this.#failure !== undefined) return;
-    const data = Buffer.from(this.#pending);
+    const text = this.#pending;
     this.#pending = '';
     try {
-      let written = 0;
-      while (written < data.length)
-        written += writeSync(this.#fd, data, written, data.length - written);
+      // The string goes to the kernel as it is (Node encodes it into its own buffer): no copy
+      // into a Buffer of our own. A short write (a full disk, say) writes the rest from bytes.
+      const written = writeSync(this.#fd, text);
+      const length = Buffer.byteLength(text);
+      if (written < length) {
+        const data = Buffer.from(text);
+        let offset = written;
+        while (offset < length) offset += writeSync(this.#fd, data, offset, length - offset);
+      }
     } catch (error) {
       this.#failure = error instanceof Error ? error : new Error(String(error));
     }

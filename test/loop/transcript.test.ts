@@ -42,10 +42,11 @@ describe.each(SURFACES)('sessions and transcripts ($name)', ({ streaming }) => {
       'message',
       'model-call',
       'message',
-      // The tool's own result (the logging hook observes PostToolUse), then the reviewed one.
+      // The tool's own result, before the PostToolUse hooks (the logging hook observes it) see
+      // it. The reviewed result of the step's last call is the tool message itself, written
+      // straight after it: no record of its own.
       'tool-result',
       'tool-call',
-      'tool-result',
       'message',
       'model-call',
       'message',
