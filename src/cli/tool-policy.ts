@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
-import { checkBwrap } from '../hook-kinds/command/index.ts';
-import type { HookProcessOptions } from '../hook-kinds/command/index.ts';
+import { checkBwrap } from '../hook-kinds/command/process-confinement.ts';
+import type { HookProcessOptions } from '../hook-kinds/command/run-hook-group.ts';
 import type { EffectiveSettings } from '../hook-kinds/settings/index.ts';
 import { settingsPermissions } from '../hook-kinds/hook-session.ts';
 import type { PermissionMode } from '../hooks/permissions/index.ts';

@@ -83,4 +83,22 @@ describe.skipIf(!built)(`the built command (${manifest.bin.hookwire})`, () => {
     expect(outcome.stderr).toMatch(/connect|ECONNREFUSED|fetch failed|Connection error/i);
     expect(outcome.stderr).not.toMatch(/ERR_MODULE_NOT_FOUND|Cannot find module/);
   });
+
+  it('draws the trace of a session it ran (a lazily imported command)', async () => {
+    const sandbox = await createSandbox();
+    const script = await writeScript(join(sandbox.root, 'model.jsonl'), [say('done')]);
+    const ran = await runCli(
+      ['run', 'hi', '--model', `scripted:${script}`, '--output-format', 'json'],
+      { main: BIN, cwd: sandbox.project, env: sandbox.env },
+    );
+    const { sessionId } = JSON.parse(ran.stdout) as { sessionId: string };
+    const out = join(sandbox.root, 'trace.html');
+    const traced = await runCli(['trace', sessionId, '--out', out], {
+      main: BIN,
+      cwd: sandbox.project,
+      env: sandbox.env,
+    });
+    expect(traced.code).toBe(0);
+    expect(await readFile(out, 'utf8')).toContain('<html');
+  });
 });

@@ -9,13 +9,13 @@ import {
 } from './effective-settings.ts';
 import type { ParsedSettingsFile } from './parse-settings-text.ts';
 import { SettingsError } from './settings-error.ts';
-import { MCP_JSON_FILE, readMcpJsonText } from './mcp-servers.ts';
 import { SETTINGS_LIMITS, settingsTooLargeIssue } from './settings-limits.ts';
 import type { SettingsIssue } from './settings-issue.ts';
 import { DIALECT_NAMES } from '../dialects/vocabulary.ts';
-import { readForeignSettings } from '../dialects/foreign-settings.ts';
+import type { readForeignSettings } from '../dialects/foreign-settings.ts';
 import { foreignSources, type ForeignSource } from '../dialects/foreign-sources.ts';
 import {
+  MCP_JSON_FILE,
   SETTINGS_LAYERS,
   settingsSources,
   type SettingsDiscoveryOptions,
@@ -177,6 +177,7 @@ export async function loadSettings(options: LoadSettingsOptions): Promise<Effect
   // The project's `.mcp.json` (servers only) merges just before the project settings.
   if (mcpJson.kind === 'failed') issues.push(mcpJson.issue);
   else if (mcpJson.kind === 'text') {
+    const { readMcpJsonText } = await import('./mcp-servers.ts');
     const read = readMcpJsonText(mcpJson.text, mcpJsonSource.file);
     for (const issue of read.issues) issues.push(issue);
     const at = parsedFiles.findIndex(
@@ -194,11 +195,16 @@ export async function loadSettings(options: LoadSettingsOptions): Promise<Effect
     });
   }
   if (issues.length > 0) throw new SettingsError(issues);
+  // Likewise the dialects' reader, only when another tool's file exists.
+  const foreignReader = foreignOutcomes.some((outcome) => outcome?.kind === 'text')
+    ? (await import('../dialects/foreign-settings.ts')).readForeignSettings
+    : undefined;
   const dialects = loadDialectLayers(
     parsedFiles,
     foreign,
     foreignOutcomes,
     options.dialects !== false,
+    foreignReader,
   );
   for (const status of dialects.files) files.push(status);
   const ordered = dialects.ordered;
@@ -228,6 +234,7 @@ function loadDialectLayers(
   foreign: readonly ForeignSource[],
   outcomes: readonly (ReadOutcome | undefined)[],
   enabled: boolean,
+  reader: typeof readForeignSettings | undefined,
 ): { ordered: ParsedSettingsFile[]; files: SettingsFileStatus[]; warnings: string[] } {
   const managed = parsedFiles.find((parsed) => parsed.layer === 'managed' && parsed.dialects);
   const setting = managed ?? parsedFiles.findLast((parsed) => parsed.dialects !== undefined);
@@ -252,7 +259,8 @@ function loadDialectLayers(
         notLoaded.push(source.file);
       return;
     }
-    const result = readForeignSettings(outcome.text, source);
+    if (reader === undefined) return; // not loaded only when no file has text
+    const result = reader(outcome.text, source);
     for (const warning of result.warnings) warnings.push(warning);
     files.push({ ...base, status: 'loaded' });
     const list = byLayer.get(source.layer) ?? [];

@@ -387,8 +387,7 @@ export function expandVariables(
   return missing === undefined ? { ok: true, text: expanded } : { ok: false, missing };
 }
 
-/** The project file of MCP servers Claude Code reads, and hookwire too: `<project>/.mcp.json`. */
-export const MCP_JSON_FILE = '.mcp.json';
+export { MCP_JSON_FILE } from './settings-layer.ts';
 
 /**
  * Reads the text of a `.mcp.json` (`{"mcpServers": {…}}`, optionally `$schema`): its servers

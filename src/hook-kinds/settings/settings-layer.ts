@@ -19,6 +19,9 @@ export const SETTINGS_LAYERS: readonly SettingsLayer[] = [
 ];
 
 /** The managed policy file used when `HOOKWIRE_MANAGED_SETTINGS` is not set. */
+/** The project file of MCP servers Claude Code and Gemini CLI read (`{"mcpServers": …}`). */
+export const MCP_JSON_FILE = '.mcp.json';
+
 export const DEFAULT_MANAGED_SETTINGS_FILE = '/etc/hookwire/managed-settings.json';
 
 /** Environment variables settings discovery reads. */
