@@ -11,10 +11,13 @@
  * The library entry points (`hookwire`, `hookwire/ai-sdk`, …) are not bundled: they stay the
  * tsc output in dist/, so an application's own bundler sees the modules.
  *
- * The Node spawn helper is a second entry, `dist/bin/spawn-helper.js`, beside the chunk that
- * starts it (the helper runner finds it next to its own module).
+ * Scripts hookwire starts as processes of their own are entries too, beside the chunks that start
+ * them (each is found next to its starter's module): the Node spawn helper
+ * (`dist/bin/spawn-helper.js`) and the orphan watchdog (`dist/bin/orphan-watchdog.js`). After
+ * bundling, every `new URL('./NAME…', import.meta.url)` in the output must name a file that is
+ * there, or the build fails: a script left out would fail only when a user needed it.
  */
-import { rm } from 'node:fs/promises';
+import { readdir, readFile, rm } from 'node:fs/promises';
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -48,6 +51,7 @@ await build({
   input: {
     hookwire: join(root, 'dist', 'cli', 'main.js'),
     'spawn-helper': join(root, 'dist', 'hook-kinds', 'command', 'runner', 'spawn-helper.js'),
+    'orphan-watchdog': join(root, 'dist', 'hook-kinds', 'command', 'runner', 'orphan-watchdog.js'),
   },
   platform: 'node',
   external,
@@ -59,4 +63,18 @@ await build({
     chunkFileNames: '[name]-[hash].js',
   },
 });
-console.log(`bundle-cli: dist/bin/hookwire.js`);
+const written = await readdir(out);
+const missing = new Set();
+for (const file of written) {
+  const code = await readFile(join(out, file), 'utf8');
+  for (const match of code.matchAll(/new URL\(\s*[`'"]\.\/([\w.-]+?)(\$\{|[`'"])/g)) {
+    const name = match[1];
+    const target = match[2] === '${' ? `${name}.js` : name;
+    if (!written.includes(target)) missing.add(`${file} starts ./${target}`);
+  }
+}
+if (missing.size > 0)
+  throw new Error(
+    `bundle-cli: files the bundle loads by URL are not in dist/bin: ${[...missing].join('; ')}; add them as entries`,
+  );
+console.log(`bundle-cli: dist/bin/hookwire.js (${written.length} files)`);

@@ -17,7 +17,13 @@ import {
   isRunning,
   waitForFile,
 } from '../../src/hook-kinds/command/runner/command-runner.contract.ts';
-import { MAIN, callTool, createSandbox, writeJson, writeScript } from './support.ts';
+import { existsSync } from 'node:fs';
+import { MAIN, REPOSITORY, callTool, createSandbox, writeJson, writeScript } from './support.ts';
+
+// The sources, and the built bundle users run (its watchdog is a separate entry of the bundle,
+// dist/bin/orphan-watchdog.js: a missing one would leave the processes running).
+const BIN = join(REPOSITORY, 'dist', 'bin', 'hookwire.js');
+const ENTRIES = [['sources', MAIN], ...(existsSync(BIN) ? [['built bin', BIN]] : [])] as const;
 
 const STDIO_SERVER = resolve(import.meta.dirname, '..', 'fixtures', 'mcp', 'stdio-server.ts');
 const GUARD = fileURLToPath(new URL('../fixtures/process-hooks/shell-guard.mjs', import.meta.url));
@@ -48,114 +54,116 @@ function killAtEnd(pids: () => readonly (number | undefined)[]): void {
 }
 
 describe('stdio MCP servers are contained (real CLI)', () => {
-  for (const [how, kill] of KILLS) {
-    it(`hookwire run killed by ${how} leaves no MCP server running, though the server ignores stdin EOF and SIGTERM`, async () => {
-      const sandbox = await createSandbox();
-      const pidFile = join(sandbox.root, 'server.pid');
-      await writeJson(join(sandbox.project, '.hookwire', 'settings.json'), {
-        mcpServers: {
-          stubborn: {
-            command: process.execPath,
-            args: [STDIO_SERVER, 'stubborn'],
-            env: { HOOKWIRE_TEST_MCP_PID_FILE: pidFile, HOOKWIRE_TEST_MCP_IGNORE_EOF: '1' },
+  for (const [entry, main] of ENTRIES)
+    for (const [how, kill] of KILLS) {
+      it(`hookwire run (${entry}) killed by ${how} leaves no MCP server running, though the server ignores stdin EOF and SIGTERM`, async () => {
+        const sandbox = await createSandbox();
+        const pidFile = join(sandbox.root, 'server.pid');
+        await writeJson(join(sandbox.project, '.hookwire', 'settings.json'), {
+          mcpServers: {
+            stubborn: {
+              command: process.execPath,
+              args: [STDIO_SERVER, 'stubborn'],
+              env: { HOOKWIRE_TEST_MCP_PID_FILE: pidFile, HOOKWIRE_TEST_MCP_IGNORE_EOF: '1' },
+            },
           },
-        },
-      });
-      const script = await writeScript(join(sandbox.root, 'model.jsonl'), [
-        callTool('c1', 'mcp__stubborn__echo', { text: 'alive' }),
-        // The model "thinks" for a minute: hookwire is killed during this call.
-        { blocks: [{ type: 'text', text: 'never' }], finishReason: 'stop', delayMs: 60_000 },
-      ]);
-      // Its own process group, as a shell job, a CI step or a container's init would run it.
-      const child = spawn(
-        process.execPath,
-        [
-          MAIN,
-          'run',
-          'go',
-          '--model',
-          `scripted:${script}`,
-          '--cwd',
-          sandbox.project,
-          '--output-format',
-          'stream-json',
-        ],
-        { env: sandbox.env, stdio: ['ignore', 'pipe', 'ignore'], detached: true },
-      );
-      const exited = new Promise((settle) => child.once('exit', settle));
-      const serverPids: number[] = [];
-      killAtEnd(() => [child.pid, ...serverPids]);
-      // The MCP call answered: the session is live, its server connected.
-      const answered = await new Promise<Record<string, unknown>>((settle, reject) => {
-        let pending = '';
-        child.stdout.setEncoding('utf8');
-        child.stdout.on('data', (chunk: string) => {
-          pending += chunk;
-          for (let at = pending.indexOf('\n'); at !== -1; at = pending.indexOf('\n')) {
-            const line = JSON.parse(pending.slice(0, at)) as Record<string, unknown>;
-            pending = pending.slice(at + 1);
-            if (line['type'] === 'tool-result') settle(line);
-          }
         });
-        child.once('exit', () => {
-          reject(new Error('hookwire exited before the MCP call answered'));
+        const script = await writeScript(join(sandbox.root, 'model.jsonl'), [
+          callTool('c1', 'mcp__stubborn__echo', { text: 'alive' }),
+          // The model "thinks" for a minute: hookwire is killed during this call.
+          { blocks: [{ type: 'text', text: 'never' }], finishReason: 'stop', delayMs: 60_000 },
+        ]);
+        // Its own process group, as a shell job, a CI step or a container's init would run it.
+        const child = spawn(
+          process.execPath,
+          [
+            main,
+            'run',
+            'go',
+            '--model',
+            `scripted:${script}`,
+            '--cwd',
+            sandbox.project,
+            '--output-format',
+            'stream-json',
+          ],
+          { env: sandbox.env, stdio: ['ignore', 'pipe', 'ignore'], detached: true },
+        );
+        const exited = new Promise((settle) => child.once('exit', settle));
+        const serverPids: number[] = [];
+        killAtEnd(() => [child.pid, ...serverPids]);
+        // The MCP call answered: the session is live, its server connected.
+        const answered = await new Promise<Record<string, unknown>>((settle, reject) => {
+          let pending = '';
+          child.stdout.setEncoding('utf8');
+          child.stdout.on('data', (chunk: string) => {
+            pending += chunk;
+            for (let at = pending.indexOf('\n'); at !== -1; at = pending.indexOf('\n')) {
+              const line = JSON.parse(pending.slice(0, at)) as Record<string, unknown>;
+              pending = pending.slice(at + 1);
+              if (line['type'] === 'tool-result') settle(line);
+            }
+          });
+          child.once('exit', () => {
+            reject(new Error('hookwire exited before the MCP call answered'));
+          });
         });
-      });
-      expect(answered['result']).toBe('echo: alive');
-      const serverPid = Number((await waitForFile(pidFile)).trim());
-      serverPids.push(serverPid);
-      expect(await isRunning(serverPid)).toBe(true);
+        expect(answered['result']).toBe('echo: alive');
+        const serverPid = Number((await waitForFile(pidFile)).trim());
+        serverPids.push(serverPid);
+        expect(await isRunning(serverPid)).toBe(true);
 
-      kill(child.pid!);
-      await exited;
-      // The watchdog's grace is 2 s; the server ignores SIGTERM and needs the SIGKILL after it.
-      await expectAllGone([serverPid], 10_000);
-    }, 40_000);
-  }
+        kill(child.pid!);
+        await exited;
+        // The watchdog's grace is 2 s; the server ignores SIGTERM and needs the SIGKILL after it.
+        await expectAllGone([serverPid], 10_000);
+      }, 40_000);
+    }
 });
 
 describe('process hooks are contained (real CLI)', () => {
-  for (const [how, kill] of KILLS) {
-    it(`hookwire run killed by ${how} leaves no process hook (nor its child) running`, async () => {
-      const sandbox = await createSandbox();
-      const log = join(sandbox.root, 'guard.log');
-      await writeJson(join(sandbox.project, '.hookwire', 'settings.json'), {
-        hooks: {
-          PreToolUse: [
-            {
-              matcher: 'shell',
-              hooks: [
-                {
-                  type: 'process',
-                  start: 'session',
-                  command: `HOOK_LOG=${JSON.stringify(log)} ${JSON.stringify(process.execPath)} ${JSON.stringify(GUARD)}`,
-                },
-              ],
-            },
-          ],
-        },
-      });
-      const script = await writeScript(join(sandbox.root, 'model.jsonl'), [
-        { blocks: [{ type: 'text', text: 'never' }], finishReason: 'stop', delayMs: 60_000 },
-      ]);
-      const child = spawn(
-        process.execPath,
-        [MAIN, 'run', 'go', '--model', `scripted:${script}`, '--cwd', sandbox.project],
-        { env: sandbox.env, stdio: 'ignore', detached: true },
-      );
-      const exited = new Promise((settle) => child.once('exit', settle));
-      let started: number[] = [];
-      killAtEnd(() => [child.pid, ...started]);
-      // "start": "session": the process is up (with its child) before the model call.
-      const line = await firstLine(log);
-      expect(line).toMatch(/^start \d+ \d+$/);
-      started = line.split(' ').slice(1).map(Number);
-      for (const pid of started) expect(await isRunning(pid)).toBe(true);
+  for (const [entry, main] of ENTRIES)
+    for (const [how, kill] of KILLS) {
+      it(`hookwire run (${entry}) killed by ${how} leaves no process hook (nor its child) running`, async () => {
+        const sandbox = await createSandbox();
+        const log = join(sandbox.root, 'guard.log');
+        await writeJson(join(sandbox.project, '.hookwire', 'settings.json'), {
+          hooks: {
+            PreToolUse: [
+              {
+                matcher: 'shell',
+                hooks: [
+                  {
+                    type: 'process',
+                    start: 'session',
+                    command: `HOOK_LOG=${JSON.stringify(log)} ${JSON.stringify(process.execPath)} ${JSON.stringify(GUARD)}`,
+                  },
+                ],
+              },
+            ],
+          },
+        });
+        const script = await writeScript(join(sandbox.root, 'model.jsonl'), [
+          { blocks: [{ type: 'text', text: 'never' }], finishReason: 'stop', delayMs: 60_000 },
+        ]);
+        const child = spawn(
+          process.execPath,
+          [main, 'run', 'go', '--model', `scripted:${script}`, '--cwd', sandbox.project],
+          { env: sandbox.env, stdio: 'ignore', detached: true },
+        );
+        const exited = new Promise((settle) => child.once('exit', settle));
+        let started: number[] = [];
+        killAtEnd(() => [child.pid, ...started]);
+        // "start": "session": the process is up (with its child) before the model call.
+        const line = await firstLine(log);
+        expect(line).toMatch(/^start \d+ \d+$/);
+        started = line.split(' ').slice(1).map(Number);
+        for (const pid of started) expect(await isRunning(pid)).toBe(true);
 
-      kill(child.pid!);
-      await exited;
-      await expectAllGone(started, 10_000);
-      expect(await readFile(log, 'utf8')).toBe(`${line}\n`); // it was never asked anything
-    }, 40_000);
-  }
+        kill(child.pid!);
+        await exited;
+        await expectAllGone(started, 10_000);
+        expect(await readFile(log, 'utf8')).toBe(`${line}\n`); // it was never asked anything
+      }, 40_000);
+    }
 });
