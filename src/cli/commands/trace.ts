@@ -24,7 +24,7 @@ export async function traceCommand(
   const [session] = await readSessions(projectDirOf(options), [sessionId], 1);
   if (session === undefined) return 1;
   for (const warning of session.warnings) process.stderr.write(`hookwire: ${warning}\n`);
-  const model = traceModel(session.sessionId, session.records);
+  const model = traceModel(session.sessionId, session.records, session.agents);
   const html = renderTraceHtml(model);
   if (options.out === '-') {
     process.stdout.write(html);

@@ -1,9 +1,11 @@
 /**
  * `hookwire hooks stats`: per hook, across sessions, how often it ran, what it decided, how often
- * it failed, and how long it took — computed from the transcripts' `hook-run` records.
+ * it failed, and how long it took — computed from the transcripts' `hook-run` records, the
+ * sessions' subagent transcripts included (their runs counted apart, by agent type).
  */
 import type { HookRunDecision, ObservedHookRun } from '../../hooks/index.ts';
 import type { TranscriptRecord } from '../../loop/index.ts';
+import { allAgents, type ReadAgentTranscript } from './read-sessions.ts';
 
 /** The decisions in the order they are reported. */
 export const DECISIONS: readonly HookRunDecision[] = [
@@ -14,11 +16,18 @@ export const DECISIONS: readonly HookRunDecision[] = [
   'context',
 ];
 
-/** One hook's figures. A hook is one (event, name, kind): the same script on two events is two. */
+/**
+ * One hook's figures. A hook is one (event, name, kind): the same script on two events is two.
+ * Its runs inside subagents are figures of their own, one per agent type (`agentType`).
+ */
 export interface HookStats {
   readonly event: string;
   readonly hook: string;
   readonly kind: string;
+  /** The agent type of the subagents these runs were in; absent: the main agent's runs. */
+  readonly agentType?: string;
+  /** How many subagents (distinct agent ids) these runs were in; absent for the main agent. */
+  readonly agents?: number;
   readonly runs: number;
   readonly decisions: Readonly<Record<HookRunDecision, number>>;
   /** Runs that failed to answer other than by timing out (crash, bad output, could not start). */
@@ -61,6 +70,8 @@ interface Tally {
   readonly event: string;
   readonly hook: string;
   readonly kind: string;
+  readonly agentType: string | undefined;
+  readonly agentIds: Set<string>;
   readonly decisions: Record<HookRunDecision, number>;
   failures: number;
   timeouts: number;
@@ -77,38 +88,56 @@ function add(tally: Tally, run: ObservedHookRun): void {
   tally.durations.push(run.durationMs);
 }
 
-/** Computes the report from each session's records, hooks sorted by event then name. */
+/**
+ * Computes the report from each session's records and its subagents' (`agents`), hooks sorted
+ * by event, then name, then the main agent's before each agent type's.
+ */
 export function hookStats(
   sessions: readonly {
     readonly sessionId: string;
     readonly records: readonly TranscriptRecord[];
+    readonly agents?: readonly ReadAgentTranscript[];
   }[],
 ): HookStatsReport {
   const tallies = new Map<string, Tally>();
   const without: string[] = [];
   for (const session of sessions) {
     let runs = 0;
-    for (const record of session.records) {
-      if (record.type !== 'hook-run') continue;
-      const run = record.run;
-      runs++;
-      const key = JSON.stringify([run.event, run.hook, run.kind]);
-      let tally = tallies.get(key);
-      if (tally === undefined) {
-        tally = {
-          event: run.event,
-          hook: run.hook,
-          kind: run.kind,
-          decisions: { allow: 0, deny: 0, stop: 0, rewrite: 0, context: 0 },
-          failures: 0,
-          timeouts: 0,
-          failedClosed: 0,
-          durations: [],
-        };
-        tallies.set(key, tally);
+    const transcripts: {
+      records: readonly TranscriptRecord[];
+      agent?: { id: string; type: string };
+    }[] = [
+      { records: session.records },
+      ...allAgents(session.agents ?? []).map((agent) => ({
+        records: agent.records,
+        agent: { id: agent.agentId, type: agent.agentType },
+      })),
+    ];
+    for (const { records, agent } of transcripts)
+      for (const record of records) {
+        if (record.type !== 'hook-run') continue;
+        const run = record.run;
+        runs++;
+        const key = JSON.stringify([run.event, run.hook, run.kind, agent?.type ?? null]);
+        let tally = tallies.get(key);
+        if (tally === undefined) {
+          tally = {
+            event: run.event,
+            hook: run.hook,
+            kind: run.kind,
+            agentType: agent?.type,
+            agentIds: new Set(),
+            decisions: { allow: 0, deny: 0, stop: 0, rewrite: 0, context: 0 },
+            failures: 0,
+            timeouts: 0,
+            failedClosed: 0,
+            durations: [],
+          };
+          tallies.set(key, tally);
+        }
+        if (agent !== undefined) tally.agentIds.add(agent.id);
+        add(tally, run);
       }
-      add(tally, run);
-    }
     if (runs === 0) without.push(session.sessionId);
   }
   const hooks = [...tallies.values()]
@@ -118,6 +147,9 @@ export function hookStats(
         event: tally.event,
         hook: tally.hook,
         kind: tally.kind,
+        ...(tally.agentType === undefined
+          ? {}
+          : { agentType: tally.agentType, agents: tally.agentIds.size }),
         runs: sorted.length,
         decisions: tally.decisions,
         failures: tally.failures,
@@ -128,7 +160,13 @@ export function hookStats(
         maxMs: sorted[sorted.length - 1] ?? 0,
       };
     })
-    .sort((a, b) => a.event.localeCompare(b.event) || a.hook.localeCompare(b.hook));
+    .sort(
+      (a, b) =>
+        a.event.localeCompare(b.event) ||
+        a.hook.localeCompare(b.hook) ||
+        (a.agentType === undefined ? -1 : 0) - (b.agentType === undefined ? -1 : 0) ||
+        (a.agentType ?? '').localeCompare(b.agentType ?? ''),
+    );
   return {
     sessions: sessions.map((session) => session.sessionId),
     sessionsWithoutRuns: without,
@@ -153,18 +191,35 @@ const HEADINGS = [
   'MAX',
 ];
 
-/** The readable table: one aligned row per hook, then which sessions were read. */
+/**
+ * The readable table: one aligned row per hook, then which sessions were read. When some runs
+ * were in subagents, an AGENT column says whose runs a row counts (`main`, or the agent type
+ * with how many subagents of it ran).
+ */
 export function formatHookStats(report: HookStatsReport): string {
   const lines: string[] = [];
   if (report.hooks.length === 0) {
     lines.push(`No hook runs recorded in ${report.sessions.length} session(s).`);
   } else {
+    const withAgents = report.hooks.some((stats) => stats.agentType !== undefined);
+    const headings = withAgents
+      ? [...HEADINGS.slice(0, 3), 'AGENT', ...HEADINGS.slice(3)]
+      : HEADINGS;
+    const agentCell = (stats: HookStats): string[] =>
+      !withAgents
+        ? []
+        : [
+            stats.agentType === undefined
+              ? 'main'
+              : `${stats.agentType} (${stats.agents ?? 0} subagent${stats.agents === 1 ? '' : 's'})`,
+          ];
     const rows = [
-      HEADINGS,
+      headings,
       ...report.hooks.map((stats) => [
         stats.event,
         stats.hook,
         stats.kind,
+        ...agentCell(stats),
         String(stats.runs),
         ...DECISIONS.map((decision) => String(stats.decisions[decision])),
         stats.failedClosed > 0
@@ -176,7 +231,7 @@ export function formatHookStats(report: HookStatsReport): string {
         milliseconds(stats.maxMs),
       ]),
     ];
-    const widths = HEADINGS.map((_, column) =>
+    const widths = headings.map((_, column) =>
       Math.max(...rows.map((row) => (row[column] ?? '').length)),
     );
     for (const row of rows)

@@ -141,9 +141,10 @@ const SCRIPT = String.raw`
     if (selected) selected.classList.add('selected');
     details.textContent = '';
     details.appendChild(el('button', { className: 'close', text: '×', title: 'Close', 'aria-label': 'Close', onclick: function () { details.hidden = true; if (selected) selected.classList.remove('selected'); } }));
-    details.appendChild(el('h2', { text: run.event + ' · ' + run.hook }));
+    details.appendChild(el('h2', { text: runLabel(run) }));
     var rows = [
       ['Decision', run.decision], ['Status', run.status], ['Reason', run.reason], ['Event', run.event],
+      ['Subagent', run.agentId === undefined ? undefined : run.agentType + ' (' + run.agentId + ')'],
       ['Hook', run.hook], ['Kind', run.kind], ['Dialect', run.dialect], ['Matcher', run.matcher],
       ['Turn · step', run.turn + ' · ' + run.modelCall], ['Tool call', run.toolCallId],
       ['Started', offset(run.start)], ['Duration', duration(run.durationMs)],
@@ -175,18 +176,22 @@ const SCRIPT = String.raw`
     var width = span > 0 ? ((end - start) / span) * 100 : 100;
     return el('span', { className: 'bar', style: 'left:' + Math.max(0, Math.min(left, 99.5)).toFixed(3) + '%;width:' + Math.max(0.4, Math.min(width, 100 - left)).toFixed(3) + '%' });
   }
+  // A subagent's run says whose it is: "[explorer] PreToolUse · guard".
+  function runLabel(run) {
+    return (run.agentType === undefined ? '' : '[' + run.agentType + '] ') + run.event + ' · ' + run.hook;
+  }
   function hookRow(run, step, nested) {
     runsByIndex[run.index] = run;
     var failure = isFailure(run);
     var row = el('div', {
       className: 'row hook ' + swatch(run) + (failure ? ' failure' : '') + (nested ? ' nested' : ''),
       'data-hook-run': String(run.index), 'data-decision': run.decision, 'data-status': run.status,
-      'data-problem': run.problem || '', 'data-hook': run.hook, role: 'button', tabindex: '0',
-      title: run.event + ' · ' + run.hook + ': ' + run.decision + (run.reason ? ' — ' + run.reason : ''),
+      'data-problem': run.problem || '', 'data-hook': run.hook, 'data-agent-id': run.agentId || '', role: 'button', tabindex: '0',
+      title: runLabel(run) + ': ' + run.decision + (run.reason ? ' — ' + run.reason : ''),
       onclick: function () { show(run); },
       onkeydown: function (event) { if (event.key === 'Enter' || event.key === ' ') { event.preventDefault(); show(run); } }
     }, [
-      el('span', { className: 'label', text: run.event + ' · ' + run.hook }),
+      el('span', { className: 'label', text: runLabel(run) }),
       el('span', { className: 'track' }, [bar(run.start, run.end, step.start, step.end - step.start)]),
       el('span', { className: 'value' }, [el('b', { text: run.decision }), ' · ' + duration(run.durationMs) + (run.timedOut ? ' · timed out' : failure ? ' · ' + run.status : '')])
     ]);
@@ -220,7 +225,8 @@ const SCRIPT = String.raw`
         el('span', { className: 'value', text: duration(call.end - call.start) + (call.reason ? ' · ' + call.reason : '') })
       ]));
     }
-    var loose = step.hookRuns.filter(function (run) { return run.toolCallId === undefined || !step.toolCalls.some(function (tool) { return tool.toolCallId === run.toolCallId; }); });
+    function under(run, tool) { return run.agentToolCallId !== undefined ? run.agentToolCallId === tool.toolCallId : run.toolCallId === tool.toolCallId; }
+    var loose = step.hookRuns.filter(function (run) { return !step.toolCalls.some(function (tool) { return under(run, tool); }); });
     var firstTool = step.toolCalls.length > 0 ? step.toolCalls[0].start : Infinity;
     loose.filter(function (run) { return run.start < firstTool; }).forEach(function (run) { section.appendChild(hookRow(run, step, false)); });
     step.toolCalls.forEach(function (tool) {
@@ -229,7 +235,7 @@ const SCRIPT = String.raw`
         el('span', { className: 'track' }, [bar(tool.start, tool.end, step.start, span)]),
         el('span', { className: 'value', text: tool.status + ' · ' + duration(tool.end - tool.start) + (tool.error ? ' · ' + tool.error : '') })
       ]));
-      step.hookRuns.filter(function (run) { return run.toolCallId === tool.toolCallId; }).forEach(function (run) { section.appendChild(hookRow(run, step, true)); });
+      step.hookRuns.filter(function (run) { return under(run, tool); }).forEach(function (run) { section.appendChild(hookRow(run, step, true)); });
     });
     loose.filter(function (run) { return run.start >= firstTool; }).forEach(function (run) { section.appendChild(hookRow(run, step, false)); });
     if (step.hookRuns.some(function (run) { return run.decision === 'deny' || run.decision === 'stop'; })) section.classList.add('has-denial');
@@ -254,7 +260,7 @@ const SCRIPT = String.raw`
     data.problems.forEach(function (run) {
       var what = run.problem === 'failure' ? (run.timedOut ? 'timed out' : 'failed (' + run.status + ')') + (run.failedClosed ? ', so it denied' : '') : VERB[run.decision];
       list.appendChild(el('li', { 'data-problem-run': String(run.index), className: run.problem === 'failure' ? 'swatch-failure' : swatch(run), onclick: function () { reveal(run); } }, [
-        el('b', { text: (run.turn ? 'Turn ' + run.turn + ' · step ' + run.modelCall : 'Session') + ' · ' + run.event + ' · ' + run.hook }),
+        el('b', { text: (run.turn ? 'Turn ' + run.turn + ' · step ' + run.modelCall : 'Session') + ' · ' + runLabel(run) }),
         ' ' + what + (run.reason ? ': ' + short(run.reason, 200) : '')
       ]));
     });

@@ -2,9 +2,12 @@
  * The timeline `hookwire trace` draws, built from a transcript: the session's turns, its steps
  * (one per model call, holding that call's tool calls and every hook run recorded at that point),
  * and the denials and failures to find first. Times are milliseconds since the session started.
+ * The hook runs of the session's subagents (their own transcripts) are placed in the step of the
+ * `agent` call that ran them, each labelled with the subagent's id and type.
  */
 import type { HookRunDecision, ObservedHookRun } from '../../hooks/index.ts';
 import type { TranscriptRecord } from '../../loop/index.ts';
+import { allAgents, type ReadAgentTranscript } from './read-sessions.ts';
 
 /** One hook run, placed in its step. `index` is its position in the transcript's hook runs. */
 export interface TraceHookRun extends ObservedHookRun {
@@ -15,6 +18,11 @@ export interface TraceHookRun extends ObservedHookRun {
   readonly end: number;
   /** A failure to answer (failed-closed included), else a denial or a stop: listed among the problems. */
   readonly problem: 'denial' | 'stop' | 'failure' | undefined;
+  /** The subagent it ran in (`agent_id`, `agent_type`); absent: the main agent. */
+  readonly agentId?: string;
+  readonly agentType?: string;
+  /** The main agent's `agent` tool call the subagent ran under (its step holds the run). */
+  readonly agentToolCallId?: string;
 }
 
 export interface TraceModelCall {
@@ -95,8 +103,15 @@ interface StepDraft {
   readonly hookRuns: TraceHookRun[];
 }
 
-/** Builds the timeline of one session's records (any transcript version; v1 has no steps). */
-export function traceModel(sessionId: string, records: readonly TranscriptRecord[]): TraceModel {
+/**
+ * Builds the timeline of one session's records (any transcript version; v1 has no steps), with
+ * the hook runs of its subagents' transcripts `agents`.
+ */
+export function traceModel(
+  sessionId: string,
+  records: readonly TranscriptRecord[],
+  agents: readonly ReadAgentTranscript[] = [],
+): TraceModel {
   const times = records.map((record) => Date.parse(record.time)).filter(Number.isFinite);
   const origin = times.length === 0 ? 0 : Math.min(...times);
   const at = (time: string): number => Date.parse(time) - origin;
@@ -128,6 +143,33 @@ export function traceModel(sessionId: string, records: readonly TranscriptRecord
   let sessionStart: { cwd: string; version: number } | undefined;
   let end = 0;
   let hookRunCount = 0;
+  // Where each tool call ran (its step), and the last model call of each turn: for subagents.
+  const toolCallSteps = new Map<string, { turn: number; modelCall: number }>();
+  const lastModelCall = new Map<number, number>();
+
+  const placeHookRun = (
+    record: TranscriptRecord & { type: 'hook-run' },
+    at: { turn: number; modelCall: number },
+    agent?: { agentId: string; agentType: string; agentToolCallId: string },
+  ): void => {
+    const run = record.run;
+    const start = run.startTime - origin;
+    const finish = start + run.durationMs;
+    const placed: TraceHookRun = {
+      ...run,
+      index: hookRunCount++,
+      turn: at.turn,
+      modelCall: at.modelCall,
+      start,
+      end: finish,
+      problem: problemOf(run),
+      ...agent,
+    };
+    stepOf(at.turn, at.modelCall, start, finish).hookRuns.push(placed);
+    decisions[run.decision] += 1;
+    if (placed.problem !== undefined) problems.push(placed);
+    end = Math.max(end, finish);
+  };
 
   for (const record of records) {
     const time = at(record.time);
@@ -157,6 +199,7 @@ export function traceModel(sessionId: string, records: readonly TranscriptRecord
         if (record.report.level === 'warning') warnings.push(record.report.text);
         break;
       case 'model-call': {
+        lastModelCall.set(record.turn, record.modelCall);
         const step = stepOf(record.turn, record.modelCall, time, time + record.durationMs);
         step.call = {
           start: time,
@@ -177,6 +220,7 @@ export function traceModel(sessionId: string, records: readonly TranscriptRecord
         break;
       }
       case 'tool-call': {
+        toolCallSteps.set(record.toolCallId, { turn: record.turn, modelCall: record.modelCall });
         const step = stepOf(record.turn, record.modelCall, time, time + record.durationMs);
         step.toolCalls.push({
           toolCallId: record.toolCallId,
@@ -189,28 +233,27 @@ export function traceModel(sessionId: string, records: readonly TranscriptRecord
         end = Math.max(end, time + record.durationMs);
         break;
       }
-      case 'hook-run': {
-        const run = record.run;
-        const start = run.startTime - origin;
-        const finish = start + run.durationMs;
-        const placed: TraceHookRun = {
-          ...run,
-          index: hookRunCount++,
-          turn: record.turn,
-          modelCall: record.modelCall,
-          start,
-          end: finish,
-          problem: problemOf(run),
-        };
-        stepOf(record.turn, record.modelCall, start, finish).hookRuns.push(placed);
-        decisions[run.decision] += 1;
-        if (placed.problem !== undefined) problems.push(placed);
-        end = Math.max(end, finish);
+      case 'hook-run':
+        placeHookRun(record, record);
         break;
-      }
       default:
         break;
     }
+  }
+  // Each subagent's runs (and its own subagents') go to the step of the call that started it.
+  for (const top of agents) {
+    const at = toolCallSteps.get(top.toolCallId) ?? {
+      turn: top.turn,
+      modelCall: lastModelCall.get(top.turn) ?? 0,
+    };
+    for (const agent of [top, ...allAgents(top.agents)])
+      for (const record of agent.records)
+        if (record.type === 'hook-run')
+          placeHookRun(record, at, {
+            agentId: agent.agentId,
+            agentType: agent.agentType,
+            agentToolCallId: top.toolCallId,
+          });
   }
   const ordered = [...steps.values()]
     .map((step): TraceStep => ({
