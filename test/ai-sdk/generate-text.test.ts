@@ -83,6 +83,39 @@ describe('hw.generateText with no hooks', () => {
     expect(model.doGenerateCalls[0]).toBe(params);
   });
 
+  it('SessionStart context reaches the first prompt without a transcript, and only the first', async () => {
+    const instance = await open({
+      hooks: [
+        { onSessionStart: () => ({ kind: 'continue', additionalContext: 'Project: hookwire.' }) },
+      ],
+    });
+    const model = new MockLanguageModelV4({ doGenerate: textAnswer('hi') });
+    await instance.generateText({ model, prompt: 'Hello' });
+    await instance.generateText({ model, prompt: 'Again' });
+    expect(model.doGenerateCalls.map((call) => userTextsOf(call))).toEqual([
+      ['Project: hookwire. Hello'],
+      ['Again'],
+    ]);
+  });
+
+  it('a turn hook pushed onto hw.hooks is seen by the next hw.generateText', async () => {
+    const instance = await open();
+    const model = new MockLanguageModelV4({
+      doGenerate: [textAnswer('first'), textAnswer('second'), textAnswer('third')],
+    });
+    expect((await instance.generateText({ model, prompt: 'one' })).text).toBe('first');
+    const stops: string[] = [];
+    instance.hooks.push({
+      onStop(_context, event) {
+        stops.push(event.promptResponse);
+        return event.stopHookActive ? StopAction.continue() : StopAction.block('Once more.');
+      },
+    });
+    const result = await instance.generateText({ model, prompt: 'two' });
+    expect(result.text).toBe('third');
+    expect(stops).toEqual(['second', 'third']);
+  });
+
   it('a hook pushed after hw.wrapModel is seen on the next call of the wrapped model', async () => {
     const instance = await open();
     const model = new MockLanguageModelV4({ doGenerate: textAnswer('from the model') });

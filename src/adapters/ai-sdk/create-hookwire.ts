@@ -296,6 +296,24 @@ class AiSdkHookwire implements Hookwire {
   }
 
   /**
+   * True when the turn around a call has nothing to do, decided per call: no hook observes
+   * UserPromptSubmit, Stop, StopFailure or Interrupt, no SessionStart context waits for the
+   * first prompt, and no transcript is written.
+   */
+  #turnIsIdle(): boolean {
+    const session = this.#session;
+    const hooks = session.hooks;
+    return (
+      !session.recording &&
+      (session.pendingContext === undefined || session.pendingContext === '') &&
+      !hooks.observes('promptSubmit') &&
+      !hooks.observes('stop') &&
+      !hooks.observes('stopFailure') &&
+      !hooks.observes('interrupt')
+    );
+  }
+
+  /**
    * The turn's opening: UserPromptSubmit (a deny or stop rejects), the session and prompt
    * context added to the prompt. Returns the prompt text and the messages to send.
    */
@@ -443,6 +461,10 @@ class AiSdkHookwire implements Hookwire {
     } catch (error) {
       return Promise.reject(error instanceof Error ? error : new Error(errorText(error)));
     }
+    // Nothing wrapped and nothing for the turn to do (no turn hook, no context to add, no
+    // transcript): the AI SDK's own call, with not even a promise of ours around it.
+    if (prepared === options && !needsScope(options, prepared) && this.#turnIsIdle())
+      return aiGenerateText(options);
     const body = async (): Promise<GenerateTextResult<TOOLS, CONTEXT, OUTPUT>> => {
       const opened = await this.#open(scope, messagesOf(options));
       const turn = { prompt: opened.prompt, continuations: 0, number: opened.turn };
