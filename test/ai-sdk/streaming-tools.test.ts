@@ -4,6 +4,8 @@
  * preliminary results still stream to the caller, PostToolUse fires once on the final value (a
  * rewrite replaces what the model sees of it), and a PreToolUse deny never starts the generator.
  */
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import type { LanguageModelV4CallOptions, LanguageModelV4StreamPart } from '@ai-sdk/provider';
 import { isStepCount, jsonSchema, streamText, tool, type TextStreamPart, type ToolSet } from 'ai';
 import { MockLanguageModelV4 } from 'ai/test';
@@ -157,6 +159,25 @@ describe('streaming tools through hookwire', () => {
     expect(errors).toEqual([expect.stringContaining('searching is off today')]);
     expect(toolOutputsOf(model.doStreamCalls[1]!)).toEqual([
       { type: 'error-text', value: expect.stringContaining('searching is off today') as string },
+    ]);
+  });
+
+  it('a permission deny rule refuses a streaming tool before its generator starts', async () => {
+    const settings = join(fixture.project.dir, 'settings.json');
+    await writeFile(settings, JSON.stringify({ permissions: { deny: ['search'] } }));
+    const hw = await fixture.open({ settings: [settings] });
+    const log: string[] = [];
+    const model = searchingModel();
+    const result = hw.streamText({
+      model,
+      tools: { search: searchTool(log) },
+      prompt: 'Find cats',
+      stopWhen: isStepCount(2),
+    });
+    expect(await toolResults(result.fullStream)).toEqual([]);
+    expect(log).toEqual([]);
+    expect(toolOutputsOf(model.doStreamCalls[1]!)).toEqual([
+      { type: 'error-text', value: expect.stringContaining('Permission denied') as string },
     ]);
   });
 
