@@ -7,6 +7,7 @@
  * model. The effects are asserted on the requests the model received (`--record-requests`) and on
  * the answer the run returned.
  */
+import { mkdir, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
@@ -234,5 +235,38 @@ describe('Gemini CLI model hooks (.gemini/settings.json)', () => {
         },
       });
     }
+  });
+
+  it('hooks import --from gemini carries the model hooks: the imported file restricts the tools the same way', async () => {
+    const sandbox = await createSandbox();
+    const log = join(sandbox.root, 'selection.jsonl');
+    const toolConfig = { mode: 'AUTO', allowedFunctionNames: ['grep_search', 'read_file'] };
+    await geminiHooks(sandbox, {
+      BeforeToolSelection: await writeHookScript(sandbox.root, 'select.mjs', TOOL_SELECTION, [
+        log,
+        JSON.stringify(toolConfig),
+      ]),
+    });
+    const target = join(sandbox.project, '.hookwire', 'settings.json');
+    await mkdir(join(sandbox.project, '.hookwire'), { recursive: true });
+    const imported = await runCli(
+      ['hooks', 'import', '--from', 'gemini', '--write', target, '--cwd', sandbox.project],
+      { env: sandbox.env },
+    );
+    expect(imported.code).toBe(0);
+    const written = JSON.parse(await readFile(target, 'utf8')) as {
+      hooks: Record<string, { dialect?: string }[]>;
+    };
+    expect(written.hooks['BeforeToolSelection']?.[0]?.dialect).toBe('gemini');
+    await rm(join(sandbox.project, '.gemini'), { recursive: true });
+
+    const outcome = await run(sandbox, [say('ok')]);
+
+    expect(outcome.code).toBe(0);
+    const tools = (outcome.requests[0]?.['tools'] as { name: string }[] | undefined) ?? [];
+    expect(tools.map((tool) => tool.name).sort()).toEqual(['grep', 'read_file']);
+    // Still Gemini's shapes for the imported hook.
+    const [payload] = await readLog(log);
+    expect(payload?.['llm_request']).toHaveProperty('toolConfig');
   });
 });

@@ -294,6 +294,14 @@ describe("Gemini CLI's mcpServers (.gemini/settings.json)", () => {
     );
     expect(trusted.stderr).toContain(`${file} at mcpServers.broken`);
 
+    const imported = await runCli(
+      ['hooks', 'import', '--from', 'gemini', '--cwd', sandbox.project],
+      {
+        env: sandbox.env,
+      },
+    );
+    expect(imported.stderr).toContain(`${file}: its mcpServers (repo) are not imported`);
+
     await rm(pidFile);
     const off = await runToolCalls(sandbox, call, ['--trust-project', '--no-dialects'], env);
     expect(off.results[0]?.error).toContain('unknown tool "mcp__repo__echo"');

@@ -138,6 +138,11 @@ export async function readDialectFiles(
     const result = readForeignSettings(text, source);
     for (const group of result.parsed.groups) groups.push(group);
     for (const warning of result.warnings) warnings.push(warning);
+    const servers = result.parsed.mcpServers.map((server) => server.name);
+    if (servers.length > 0)
+      warnings.push(
+        `${source.file}: its mcpServers (${servers.join(', ')}) are not imported: hookwire reads them from this file while the ${dialect} dialect is on (copy them into "mcpServers" of hookwire's settings to keep them without it)`,
+      );
   }
   return { groups, warnings, files };
 }
