@@ -208,3 +208,73 @@ describe('Claude Code subagent hooks (.claude/settings.json)', () => {
     expect(await readFile(child, 'utf8')).toContain('no deleting, general-purpose');
   });
 });
+
+/**
+ * A guard on Claude Code's subagent tool, written before it was renamed: matcher `Task`, and a
+ * script that reads `tool_input.subagent_type`. It denies `explore` subagents and logs the payload.
+ */
+const TASK_GUARD = `
+import { appendFileSync, readFileSync } from 'node:fs';
+const input = JSON.parse(readFileSync(0, 'utf8'));
+appendFileSync(process.argv[2], JSON.stringify(input) + '\\n');
+if (input.tool_input.subagent_type === 'explore') {
+  console.log(JSON.stringify({ hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: 'no exploring today' } }));
+}
+`;
+
+describe("Claude Code's subagent tool (Agent, formerly Task)", () => {
+  it.each(['Task', 'Agent'])(
+    "a PreToolUse guard with matcher %s sees hookwire's agent tool as Agent with subagent_type, and its deny holds",
+    async (matcher) => {
+      const sandbox = await createSandbox();
+      const log = join(sandbox.root, 'task.jsonl');
+      const guard = await writeHookScript(sandbox.root, 'task.mjs', TASK_GUARD, [log]);
+      await writeJson(join(sandbox.project, '.claude', 'settings.json'), {
+        hooks: { PreToolUse: [{ matcher, hooks: [{ type: 'command', command: guard }] }] },
+      });
+      await writeJson(join(sandbox.project, '.hookwire', 'settings.json'), {
+        agents: { explore: { description: 'Explores.', prompt: 'Explore.' } },
+      });
+      const outcome = await run(sandbox, [
+        callTool('a1', 'agent', {
+          description: 'look around',
+          prompt: 'Look around.',
+          agent_type: 'explore',
+        }),
+        say('Could not explore.'),
+      ]);
+      expect(outcome.code).toBe(0);
+      const payloads = await readLog(log);
+      expect(payloads).toHaveLength(1);
+      expect(payloads[0]).toMatchObject({
+        tool_name: 'Agent',
+        tool_input: {
+          description: 'look around',
+          prompt: 'Look around.',
+          subagent_type: 'explore',
+        },
+      });
+      // Denied: the subagent never ran (it would have taken the script's last answer, and the
+      // parent's next call would have found none), and the model got the reason as the error.
+      expect(outcome.results).toEqual([['a1', expect.stringContaining('no exploring today')]]);
+    },
+  );
+
+  it("hooks import --from claude turns a Task matcher into hookwire's agent tool", async () => {
+    const sandbox = await createSandbox();
+    await writeJson(join(sandbox.project, '.claude', 'settings.json'), {
+      hooks: { PreToolUse: [{ matcher: 'Task', hooks: [{ type: 'command', command: 'true' }] }] },
+    });
+    const imported = await runCli(
+      ['hooks', 'import', '--from', 'claude', '--cwd', sandbox.project],
+      {
+        env: sandbox.env,
+      },
+    );
+    expect(imported.code).toBe(0);
+    const settings = JSON.parse(imported.stdout) as {
+      hooks: { PreToolUse: { matcher: string }[] };
+    };
+    expect(settings.hooks.PreToolUse[0]?.matcher).toBe('agent');
+  });
+});

@@ -20,21 +20,22 @@ interface ToolMapping {
  * renames: Claude's own tools run the calls, so fields hookwire's tools lack are kept.
  */
 export const CLAUDE_CODE_TOOLS: Readonly<Record<string, ToolMapping>> = Object.fromEntries(
-  Object.entries(toolTable('claude')).map(([hookwire, mapping]) => {
+  Object.entries(toolTable('claude')).flatMap(([hookwire, mapping]) => {
     const fields = Object.fromEntries(
       Object.entries(mapping.fields)
         .filter(([name, field]) => field.name !== name)
         .map(([name, field]) => [field.name, name]),
     );
-    return [
-      mapping.name,
-      Object.keys(fields).length === 0 ? { name: hookwire } : { name: hookwire, fields },
-    ];
+    const renaming =
+      Object.keys(fields).length === 0 ? { name: hookwire } : { name: hookwire, fields };
+    // Earlier names of a tool (`Task` for `Agent`) rename the same way.
+    return [mapping.name, ...(mapping.aliases ?? [])].map((claude) => [claude, renaming] as const);
   }),
 );
 
+// hookwire name → Claude's current name (never an earlier one).
 const BY_HOOKWIRE_NAME = new Map(
-  Object.entries(CLAUDE_CODE_TOOLS).map(([claude, mapping]) => [mapping.name, claude]),
+  Object.entries(toolTable('claude')).map(([hookwire, mapping]) => [hookwire, mapping.name]),
 );
 
 function isRecord(value: unknown): value is Readonly<Record<string, unknown>> {

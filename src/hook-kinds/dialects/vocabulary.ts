@@ -38,6 +38,11 @@ export interface ToolMapping {
    * a note that it was dropped (the call runs with the rest), instead of a failed call.
    */
   readonly foreignOnly: readonly string[];
+  /**
+   * Earlier names of the dialect's tool (Claude Code's `Task`, now `Agent`): a matcher naming one
+   * matches the tool too, and a rule or an import that names one means it. Payloads say `name`.
+   */
+  readonly aliases?: readonly string[];
 }
 
 const secondsToMs = (value: unknown): unknown => (typeof value === 'number' ? value * 1000 : value);
@@ -52,6 +57,7 @@ export const BUILTIN_TOOL_ARGUMENTS: Readonly<Record<string, readonly string[]>>
   edit_file: ['path', 'old_string', 'new_string'],
   glob: ['pattern'],
   grep: ['pattern', 'path'],
+  agent: ['description', 'prompt', 'agent_type'],
 };
 
 /** Claude Code's names (Codex and Kimi Code use the same). hookwire name → mapping. */
@@ -66,6 +72,13 @@ const CLAUDE_TOOLS: Readonly<Record<string, ToolMapping>> = {
   write_file: { name: 'Write', fields: filePath, foreignOnly: [] },
   edit_file: { name: 'Edit', fields: filePath, foreignOnly: ['replace_all'] },
   glob: { name: 'Glob', fields: {}, foreignOnly: ['path'] },
+  // The subagent tool: `Agent` in today's Claude Code, `Task` in the hooks written before.
+  agent: {
+    name: 'Agent',
+    aliases: ['Task'],
+    fields: { agent_type: { name: 'subagent_type' } },
+    foreignOnly: ['model', 'run_in_background'],
+  },
   grep: {
     name: 'Grep',
     fields: {},
@@ -120,19 +133,10 @@ const TABLES: Readonly<Record<DialectName, Readonly<Record<string, ToolMapping>>
  * matches a built-in tool (listed so `hooks import` can say so, and `README` documents them).
  */
 export const TOOLS_WITHOUT_COUNTERPART: Readonly<Record<DialectName, readonly string[]>> = {
-  claude: [
-    'MultiEdit',
-    'Agent',
-    'Task',
-    'LS',
-    'WebFetch',
-    'WebSearch',
-    'NotebookEdit',
-    'TodoWrite',
-  ],
+  claude: ['MultiEdit', 'LS', 'WebFetch', 'WebSearch', 'NotebookEdit', 'TodoWrite'],
   gemini: ['list_directory', 'read_many_files', 'web_fetch', 'google_web_search', 'save_memory'],
   codex: ['apply_patch'],
-  kimi: ['Agent', 'Task'],
+  kimi: [],
 };
 
 /** The dialect's table: hookwire tool name → mapping. */
@@ -148,8 +152,14 @@ export function foreignToolName(dialect: DialectName, hookwireName: string): str
 /** The dialect's tool name in hookwire's words (unchanged when hookwire has no such tool). */
 export function hookwireToolName(dialect: DialectName, foreignName: string): string {
   for (const [hookwire, mapping] of Object.entries(TABLES[dialect]))
-    if (mapping.name === foreignName) return hookwire;
+    if (mapping.name === foreignName || mapping.aliases?.includes(foreignName) === true)
+      return hookwire;
   return foreignName;
+}
+
+/** The dialect's earlier names of hookwire's tool `hookwireName` (see `ToolMapping.aliases`). */
+export function foreignToolAliases(dialect: DialectName, hookwireName: string): readonly string[] {
+  return TABLES[dialect][hookwireName]?.aliases ?? [];
 }
 
 function isRecord(value: unknown): value is Readonly<Record<string, unknown>> {
