@@ -28,7 +28,7 @@ const out = join(root, 'dist', 'bin');
 const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
 // Loaded on demand only, and large: left to node_modules.
 const external = [
-  /^node:/,
+  /^node:module$/, // the other built-ins: see `builtins` below
   /^openai(\/|$)/,
   /^@anthropic-ai\//,
   /^@google\//,
@@ -46,6 +46,37 @@ for (const name of Object.keys(pkg.dependencies ?? {})) {
     throw new Error(`bundle-cli: dependency ${name} is neither bundled nor external; decide which`);
 }
 
+/**
+ * Node's built-in modules without their ES module facades. `import { readFileSync } from
+ * 'node:fs'` makes Node build an ES module mirroring every export of `fs` the first time any
+ * module imports it, and reading every export runs lazy getters (`fs.ReadStream` loads the whole
+ * streams implementation): a dozen built-ins cost milliseconds per start. Each `node:` import is
+ * served instead by a small module that takes the names the bundle uses from
+ * `process.getBuiltinModule` (or `require` on a Node.js 22 older than 22.3); names nothing uses
+ * are dropped with the rest of the dead code, so no getter runs that nobody asked for.
+ */
+const PREFIX = '\0hookwire-builtin:';
+const builtins = {
+  name: 'hookwire-builtins',
+  resolveId(source) {
+    if (!source.startsWith('node:') || source === 'node:module') return undefined;
+    return { id: PREFIX + source, moduleSideEffects: false };
+  },
+  load(id) {
+    if (!id.startsWith(PREFIX)) return undefined;
+    const name = id.slice(PREFIX.length);
+    const names = Object.keys(process.getBuiltinModule(name)).filter(
+      (key) => /^[A-Za-z_$][\w$]*$/.test(key) && key !== 'default',
+    );
+    return [
+      `import { createRequire } from 'node:module';`,
+      `const m = process.getBuiltinModule?.(${JSON.stringify(name)}) ?? createRequire(import.meta.url)(${JSON.stringify(name)});`,
+      `export default m;`,
+      ...names.map((key) => `export const ${key} = /* @__PURE__ */ (() => m.${key})();`),
+    ].join('\n');
+  },
+};
+
 await rm(out, { recursive: true, force: true });
 await build({
   input: {
@@ -55,6 +86,7 @@ await build({
   },
   platform: 'node',
   external,
+  plugins: [builtins],
   logLevel: 'warn',
   output: {
     dir: out,
