@@ -16,6 +16,7 @@ import {
   createSandbox,
   readLog,
   runCli,
+  runScripted,
   runToolCalls,
   say,
   writeHookScript,
@@ -216,27 +217,13 @@ console.log(JSON.stringify({ hookSpecificOutput: { hookEventName: 'PostToolUse',
         PostToolUse: [{ matcher: 'Write', hooks: [{ type: 'command', command: post }] }],
       },
     });
-    const script = await writeScript(join(sandbox.root, 'model.jsonl'), [
+    const outcome = await runScripted(sandbox, [
       callTool('c0', 'write_file', { path: 'a.ts', content: 'x' }),
       say('done'),
     ]);
-    const record = join(sandbox.root, 'requests.jsonl');
-    const outcome = await runCli(
-      [
-        'run',
-        'go',
-        '--model',
-        `scripted:${script}`,
-        '--cwd',
-        sandbox.project,
-        '--record-requests',
-        record,
-      ],
-      { env: sandbox.env },
-    );
 
     expect(outcome.code).toBe(0);
-    const requests = await readLog(record);
+    const { requests } = outcome;
     expect(JSON.stringify(requests[0]?.['contents'])).toContain('Project rule: answer in French.');
     expect(JSON.stringify(requests[1]?.['contents'])).toContain('formatted a.ts');
   });
@@ -255,31 +242,19 @@ console.log(JSON.stringify({ hookSpecificOutput: { hookEventName: 'PostToolUse',
       await claudeSettings(sandbox, {
         hooks: { Stop: [{ hooks: [{ type: 'command', command: stop }] }] },
       });
-      const script = await writeScript(join(sandbox.root, 'model.jsonl'), [
-        say('all done'),
-        callTool('c0', 'write_file', { path: 'check.txt', content: 'ok' }),
-        say('now really done'),
-      ]);
-      const record = join(sandbox.root, 'requests.jsonl');
-      const outcome = await runCli(
+      const outcome = await runScripted(
+        sandbox,
         [
-          'run',
-          'go',
-          '--model',
-          `scripted:${script}`,
-          '--cwd',
-          sandbox.project,
-          '--record-requests',
-          record,
-          '--output-format',
-          'json',
+          say('all done'),
+          callTool('c0', 'write_file', { path: 'check.txt', content: 'ok' }),
+          say('now really done'),
         ],
-        { env: sandbox.env },
+        { extra: ['--output-format', 'json'] },
       );
 
       expect(outcome.code).toBe(0);
       expect(await readFile(join(sandbox.project, 'check.txt'), 'utf8')).toBe('ok');
-      const requests = await readLog(record);
+      const { requests } = outcome;
       expect(requests).toHaveLength(3);
       expect(JSON.stringify(requests[1]?.['contents'])).toContain(
         'the check fails: write ok into check.txt',

@@ -15,10 +15,10 @@ import {
   createSandbox,
   readLog,
   runCli,
+  runScripted,
   say,
   writeHookScript,
   writeJson,
-  writeScript,
   type Sandbox,
 } from './support.ts';
 
@@ -75,29 +75,11 @@ async function geminiHooks(sandbox: Sandbox, hooks: Record<string, string>): Pro
 }
 
 async function run(sandbox: Sandbox, turns: readonly unknown[], extra: readonly string[] = []) {
-  const script = await writeScript(join(sandbox.root, 'model.jsonl'), turns);
-  const record = join(sandbox.root, 'requests.jsonl');
-  const outcome = await runCli(
-    [
-      'run',
-      'Summarise the notes.',
-      '--model',
-      `scripted:${script}`,
-      '--cwd',
-      sandbox.project,
-      '--output-format',
-      'json',
-      '--record-requests',
-      record,
-      ...extra,
-    ],
-    { env: sandbox.env },
-  );
-  return {
-    ...outcome,
-    result: JSON.parse(outcome.stdout || '{}') as Record<string, unknown>,
-    requests: await readLog(record),
-  };
+  const outcome = await runScripted(sandbox, turns, {
+    prompt: 'Summarise the notes.',
+    extra: ['--output-format', 'json', ...extra],
+  });
+  return { ...outcome, result: JSON.parse(outcome.stdout || '{}') as Record<string, unknown> };
 }
 
 interface Content {

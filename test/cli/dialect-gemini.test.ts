@@ -17,11 +17,11 @@ import {
   createSandbox,
   readLog,
   runCli,
+  runScripted,
   runToolCalls,
   say,
   writeHookScript,
   writeJson,
-  writeScript,
   type Sandbox,
 } from './support.ts';
 
@@ -161,28 +161,14 @@ if (!existsSync(process.env.GEMINI_PROJECT_DIR + '/report.md')) {
         AfterAgent: [group('', [{ command: retry }])],
       },
     });
-    const script = await writeScript(join(sandbox.root, 'model.jsonl'), [
+    const outcome = await runScripted(sandbox, [
       say('finished'),
       callTool('c0', 'write_file', { path: 'report.md', content: '# report' }),
       say('finished for real'),
     ]);
-    const record = join(sandbox.root, 'requests.jsonl');
-    const outcome = await runCli(
-      [
-        'run',
-        'go',
-        '--model',
-        `scripted:${script}`,
-        '--cwd',
-        sandbox.project,
-        '--record-requests',
-        record,
-      ],
-      { env: sandbox.env },
-    );
 
     expect(outcome.code).toBe(0);
-    const requests = await readLog(record);
+    const { requests } = outcome;
     expect(requests).toHaveLength(3);
     expect(JSON.stringify(requests[0]?.['contents'])).toContain('Current branch: main');
     expect(JSON.stringify(requests[1]?.['contents'])).toContain(

@@ -16,10 +16,10 @@ import {
   jsonLines,
   readLog,
   runCli,
+  runScripted,
   say,
   writeHookScript,
   writeJson,
-  writeScript,
   type Sandbox,
 } from './support.ts';
 
@@ -55,22 +55,8 @@ if (input.tool_name === 'Bash' && /\\brm\\b/.test(input.tool_input.command)) {
 }
 `;
 
-async function run(sandbox: Sandbox, turns: readonly unknown[], record?: string) {
-  const script = await writeScript(join(sandbox.root, 'model.jsonl'), turns);
-  const outcome = await runCli(
-    [
-      'run',
-      'go',
-      '--model',
-      `scripted:${script}`,
-      '--cwd',
-      sandbox.project,
-      '--output-format',
-      'stream-json',
-      ...(record === undefined ? [] : ['--record-requests', record]),
-    ],
-    { env: sandbox.env },
-  );
+async function run(sandbox: Sandbox, turns: readonly unknown[]) {
+  const outcome = await runScripted(sandbox, turns, { extra: ['--output-format', 'stream-json'] });
   const results = jsonLines(outcome.stdout)
     .filter((event) => event.type === 'tool-result')
     .map((event) => [event.toolCallId, event.error ?? event.result]);
@@ -98,9 +84,7 @@ describe('Claude Code subagent hooks (.claude/settings.json)', () => {
         SubagentStop: [{ matcher: 'general-purpose', hooks: [{ type: 'command', command: stop }] }],
       },
     });
-    const record = join(sandbox.root, 'requests.jsonl');
-
-    const outcome = await run(sandbox, DELEGATION, record);
+    const outcome = await run(sandbox, DELEGATION);
 
     expect(outcome.stderr).toBe('');
     expect(outcome.code).toBe(0);
@@ -130,7 +114,7 @@ describe('Claude Code subagent hooks (.claude/settings.json)', () => {
       last_assistant_message: 'Checked: checked.txt written.',
     });
     // The subagent's first request has the context; its continuation has the block's reason.
-    const requests = (await readLog(record)).map((request) => JSON.stringify(request['contents']));
+    const requests = outcome.requests.map((request) => JSON.stringify(request['contents']));
     expect(requests[1]).toContain('House rule: never touch vendor/.');
     expect(requests[2]).toContain('Run the check and write checked.txt first.');
 

@@ -17,11 +17,10 @@ import {
   createSandbox,
   jsonLines,
   readLog,
-  runCli,
+  runScripted,
   say,
   writeHookScript,
   writeJson,
-  writeScript,
 } from './support.ts';
 
 const STDIO_SERVER = resolve(import.meta.dirname, '..', 'fixtures', 'mcp', 'stdio-server.ts');
@@ -53,7 +52,6 @@ describe('one PreToolUse guard, configured once, holds everywhere (hookwire run)
     const sandbox = await createSandbox();
     const guardLog = join(sandbox.root, 'guard.jsonl');
     const serverLog = join(sandbox.root, 'server-calls.jsonl');
-    const requests = join(sandbox.root, 'requests.jsonl');
     const guard = await writeHookScript(sandbox.root, 'guard.mjs', GUARD_HOOK, [guardLog]);
     await writeJson(join(sandbox.project, '.hookwire', 'settings.json'), {
       mcpServers: { srv: { command: process.execPath, args: [STDIO_SERVER, 'srv', serverLog] } },
@@ -70,38 +68,27 @@ describe('one PreToolUse guard, configured once, holds everywhere (hookwire run)
     );
     const marker = (who: string) => join(sandbox.project, `${who}.marker`);
     const touch = (who: string) => ({ command: `touch ${who}.marker # FORBIDDEN` });
-    const script = await writeScript(join(sandbox.root, 'model.jsonl'), [
-      /* 0 parent */ callTool('p1', 'shell', touch('parent')),
-      /* 1 parent */ callTool('p2', 'mcp__srv__write_note', { title: 'FORBIDDEN', text: 'p' }),
-      /* 2 parent */ callTool('p3', 'agent', {
-        description: 'typed worker',
-        prompt: 'Touch the marker and note it.',
-        agent_type: 'worker',
-      }),
-      /* 3 worker */ callTool('w1', 'shell', touch('worker')),
-      /* 4 worker */ callTool('w2', 'mcp__srv__write_note', { title: 'FORBIDDEN', text: 'w' }),
-      /* 5 worker */ callTool('w3', 'mcp__srv__write_note', { title: 'allowed', text: 'w' }),
-      /* 6 worker */ say('worker: both refused, one note saved'),
-      /* 7 parent */ callTool('p4', 'agent', { description: 'default', prompt: 'Echo it.' }),
-      /* 8 general */ callTool('g1', 'shell', touch('general')),
-      /* 9 general */ callTool('g2', 'mcp__srv__echo', { text: 'FORBIDDEN' }),
-      /* 10 general */ say('general: refused'),
-      /* 11 parent */ say('done'),
-    ]);
-    const outcome = await runCli(
+    const outcome = await runScripted(
+      sandbox,
       [
-        'run',
-        'go',
-        '--model',
-        `scripted:${script}`,
-        '--cwd',
-        sandbox.project,
-        '--output-format',
-        'stream-json',
-        '--record-requests',
-        requests,
+        /* 0 parent */ callTool('p1', 'shell', touch('parent')),
+        /* 1 parent */ callTool('p2', 'mcp__srv__write_note', { title: 'FORBIDDEN', text: 'p' }),
+        /* 2 parent */ callTool('p3', 'agent', {
+          description: 'typed worker',
+          prompt: 'Touch the marker and note it.',
+          agent_type: 'worker',
+        }),
+        /* 3 worker */ callTool('w1', 'shell', touch('worker')),
+        /* 4 worker */ callTool('w2', 'mcp__srv__write_note', { title: 'FORBIDDEN', text: 'w' }),
+        /* 5 worker */ callTool('w3', 'mcp__srv__write_note', { title: 'allowed', text: 'w' }),
+        /* 6 worker */ say('worker: both refused, one note saved'),
+        /* 7 parent */ callTool('p4', 'agent', { description: 'default', prompt: 'Echo it.' }),
+        /* 8 general */ callTool('g1', 'shell', touch('general')),
+        /* 9 general */ callTool('g2', 'mcp__srv__echo', { text: 'FORBIDDEN' }),
+        /* 10 general */ say('general: refused'),
+        /* 11 parent */ say('done'),
       ],
-      { env: sandbox.env },
+      { extra: ['--output-format', 'stream-json'] },
     );
     expect(outcome.stderr).toBe('');
     expect(outcome.code).toBe(0);
@@ -152,7 +139,7 @@ describe('one PreToolUse guard, configured once, holds everywhere (hookwire run)
     expect(new Set(seen.map((payload) => payload['session_id'])).size).toBe(1);
 
     // What the model saw next, call by call (the scripted turns above, in order).
-    const sent = (await readLog(requests)) as unknown as RecordedRequest[];
+    const sent = outcome.requests as unknown as RecordedRequest[];
     expect(sent).toHaveLength(12);
     const refused = (tool: string) => `guard: FORBIDDEN is refused for ${tool}`;
     expect(lastMessage(sent[1])).toContain(refused('shell'));

@@ -191,6 +191,54 @@ export function runCli(args: readonly string[], options: CliOptions = {}): Promi
   });
 }
 
+/** Options of `runScripted`. */
+export interface ScriptedRunOptions {
+  /** The prompt; default `go`. */
+  readonly prompt?: string;
+  /** More flags, after the model, the project and the request log. */
+  readonly extra?: readonly string[];
+  /** Default: the sandbox's. */
+  readonly env?: NodeJS.ProcessEnv;
+}
+
+/** A finished `runScripted`: the process's outcome and the requests the model was sent. */
+export interface ScriptedRun extends CliOutcome {
+  /** Every request the scripted model got in this run, in order (`--record-requests`). */
+  readonly requests: Record<string, unknown>[];
+}
+
+let scriptedRuns = 0;
+
+/**
+ * Runs `hookwire run PROMPT` in the sandbox's project on a scripted model answering `turns`,
+ * recording every request it is sent. Each call writes a script and a request log of its own, so
+ * several runs in one sandbox (a run, then the same after `hooks import`) never mix.
+ */
+export async function runScripted(
+  sandbox: Sandbox,
+  turns: readonly unknown[],
+  options: ScriptedRunOptions = {},
+): Promise<ScriptedRun> {
+  const index = ++scriptedRuns;
+  const script = await writeScript(join(sandbox.root, `model-${index}.jsonl`), turns);
+  const record = join(sandbox.root, `requests-${index}.jsonl`);
+  const outcome = await runCli(
+    [
+      'run',
+      options.prompt ?? 'go',
+      '--model',
+      `scripted:${script}`,
+      '--cwd',
+      sandbox.project,
+      '--record-requests',
+      record,
+      ...(options.extra ?? []),
+    ],
+    { env: options.env ?? sandbox.env },
+  );
+  return { ...outcome, requests: await readLog(record) };
+}
+
 /** The JSON lines of a stream-json stdout. */
 export function jsonLines(stdout: string): Record<string, unknown>[] {
   return stdout
