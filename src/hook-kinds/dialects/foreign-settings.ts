@@ -33,6 +33,7 @@ import { formatJsonPath, type SettingsIssue } from '../settings/settings-issue.t
 import type { SettingsLayer } from '../settings/settings-layer.ts';
 import { DIALECTS, dialectEvent, type DialectName } from './dialect.ts';
 import { compileForeignMatcher } from './foreign-matcher.ts';
+import { NO_FILE_POLICY } from '../settings/policy-settings.ts';
 
 /** Where a foreign file came from. */
 export interface ForeignOrigin {
@@ -47,16 +48,6 @@ export interface ForeignSettingsResult {
   /** One line each: `FILE at JSON.PATH: what is unsupported, and what hookwire did`. */
   readonly warnings: readonly string[];
 }
-
-const NO_POLICY = {
-  disableAllHooks: false,
-  hasPermissions: false,
-  allow: [],
-  deny: [],
-  ask: [],
-  additionalDirectories: [],
-  passEnvironment: [],
-} as const;
 
 const HOOK_FIELDS: Readonly<Record<DialectName, readonly string[]>> = {
   claude: [
@@ -88,7 +79,7 @@ function emptyResult(origin: ForeignOrigin, warnings: string[]): ForeignSettings
       layer: origin.layer,
       allowManagedHooksOnly: false,
       disableAllHooks: false,
-      policy: NO_POLICY,
+      policy: NO_FILE_POLICY,
       agents: [],
       mcpServers: [],
       groups: [],

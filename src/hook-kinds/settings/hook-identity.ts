@@ -85,7 +85,16 @@ export function hookFingerprint(group: HookIdentityGroup, hook: object): string 
  * it: trusted like a hook, by `{setting, value}` (`setting` is e.g. `permissions.allow`).
  */
 export function settingFingerprint(setting: string, value: string): string {
+  return trustFingerprint({ setting, value });
+}
+
+/**
+ * The SHA-256 (lowercase hex) of `value` as canonical JSON (keys sorted at every depth,
+ * `undefined` members dropped): the key of a trust record, for whatever is trusted (a hook, a
+ * setting, an MCP server).
+ */
+export function trustFingerprint(value: unknown): string {
   return createHash('sha256')
-    .update(JSON.stringify(canonical({ setting, value })))
+    .update(JSON.stringify(canonical(value)))
     .digest('hex');
 }

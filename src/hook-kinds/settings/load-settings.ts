@@ -21,6 +21,7 @@ import {
   type SettingsDiscoveryOptions,
   type SettingsSource,
 } from './settings-layer.ts';
+import { NO_FILE_POLICY } from './policy-settings.ts';
 
 type ReadOutcome =
   | { readonly kind: 'text'; readonly text: string }
@@ -86,16 +87,6 @@ export async function fileNeedsTrust(
     return false;
   return isInsideDirectory(await realPathOf(source.file), projectReal);
 }
-
-const NO_POLICY: ParsedSettingsFile['policy'] = {
-  disableAllHooks: false,
-  hasPermissions: false,
-  allow: [],
-  deny: [],
-  ask: [],
-  additionalDirectories: [],
-  passEnvironment: [],
-};
 
 /** Options of `loadSettings`. */
 export interface LoadSettingsOptions extends SettingsDiscoveryOptions {
@@ -187,7 +178,7 @@ export async function loadSettings(options: LoadSettingsOptions): Promise<Effect
       file: mcpJsonSource.file,
       layer: 'project',
       allowManagedHooksOnly: false,
-      policy: NO_POLICY,
+      policy: NO_FILE_POLICY,
       disableAllHooks: false,
       groups: [],
       mcpServers: read.servers,

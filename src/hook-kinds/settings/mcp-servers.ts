@@ -17,7 +17,6 @@
  * can name a token without holding it. Read tolerantly after the schema check, so every issue of
  * a file is reported at once.
  */
-import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import { isJsonObject } from '../../wire/json-object.ts';
 import { DURATION_PATTERN, MAX_TIMEOUT_MS } from './duration.ts';
@@ -26,6 +25,7 @@ import { parseJsonText } from '../../wire/json-text.ts';
 import { formatJsonPath, type SettingsIssue } from './settings-issue.ts';
 import { SETTINGS_LIMITS, settingsTooLargeIssue } from './settings-limits.ts';
 import type { SettingsLayer } from './settings-layer.ts';
+import { trustFingerprint } from './hook-identity.ts';
 
 /** A tool call's deadline when the server's settings give no `timeout`: 10 minutes. */
 export const DEFAULT_MCP_TOOL_TIMEOUT_MS = 600_000;
@@ -121,23 +121,6 @@ export const mcpServersSchema = z.record(z.string(), mcpServerSchema).meta({
 const SERVER_FIELDS = Object.keys(mcpServerSchema.shape);
 const NAME_PATTERN = /^[A-Za-z0-9_-]+$/;
 
-type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
-
-function canonical(value: unknown): Json {
-  if (value === null || typeof value !== 'object') {
-    if (typeof value === 'string' || typeof value === 'boolean' || typeof value === 'number')
-      return value;
-    return null;
-  }
-  if (Array.isArray(value)) return value.map(canonical);
-  const out: { [key: string]: Json } = {};
-  for (const key of Object.keys(value).sort()) {
-    const member = (value as Record<string, unknown>)[key];
-    if (member !== undefined) out[key] = canonical(member);
-  }
-  return out;
-}
-
 /**
  * The trust-record key of a server: SHA-256 of `{mcpServer: NAME, config}` with every field that
  * changes what runs or where it connects (the whole normalized config but `description`), so
@@ -145,9 +128,7 @@ function canonical(value: unknown): Json {
  */
 export function mcpServerFingerprint(name: string, config: McpServerConfig): string {
   const { description: _description, ...identity } = config;
-  return createHash('sha256')
-    .update(JSON.stringify(canonical({ mcpServer: name, config: identity })))
-    .digest('hex');
+  return trustFingerprint({ mcpServer: name, config: identity });
 }
 
 /** Milliseconds of a `timeout`/`startupTimeout`: a number is milliseconds, a string has its unit. */

@@ -41,6 +41,20 @@ export interface FilePolicySettings {
   readonly passEnvironment: readonly LocatedValue[];
 }
 
+/**
+ * The policy of a file that sets none: what the dialects' files (their `permissions` are their
+ * own tool's) and `.mcp.json` (servers only) contribute.
+ */
+export const NO_FILE_POLICY: FilePolicySettings = Object.freeze({
+  disableAllHooks: false,
+  hasPermissions: false,
+  allow: [],
+  deny: [],
+  ask: [],
+  additionalDirectories: [],
+  passEnvironment: [],
+});
+
 const MODES: ReadonlySet<string> = new Set(['default', 'acceptEdits', 'plan', 'bypassPermissions']);
 
 function strings(value: unknown): { value: string; index: number }[] {
