@@ -9,7 +9,9 @@ import {
   type Composition,
   type EventDefinition,
   type ExternalSide,
+  type OutcomeReasons,
 } from './define-event.ts';
+import type { CombinedOutcome } from './combined-outcome.ts';
 import { CONTINUE, type JoinState } from './shared.ts';
 
 /** A turn completed (external `Stop`): see the design brief's "Turn lifecycle". */
@@ -59,6 +61,21 @@ export function blockReasons<Event>(): Composition<Event, StopAction, JoinState>
   };
 }
 
+/**
+ * The action of `Stop` and `SubagentStop` for a group's combined outcome: a stop wins; a denial
+ * (`decision: "block"`, exit 2) blocks with its reasons; else the agent stops as it wanted.
+ */
+export function stopActionFor(outcome: CombinedOutcome, reasons: OutcomeReasons): StopAction {
+  if (outcome.stopped) return StopAction.stop(reasons.stop());
+  if (outcome.denied) return StopAction.block(reasons.deny());
+  return StopAction.continue();
+}
+
+/** What a final `Stop`/`SubagentStop` action changes, in output fields (`hooks fire`). */
+export function describeStopAction(action: StopAction): Record<string, unknown> {
+  return action.kind === 'block' ? { continueWith: action.reason } : {};
+}
+
 /** The payload fields of `Stop`. */
 export interface StopInput {
   readonly stop_hook_active: boolean;
@@ -103,11 +120,7 @@ export const stop: EventDefinition<'stop', 'onStop', StopEvent, StopAction, Exte
       continuations: 0,
       continuationBudget: 1,
     }),
-    toAction(outcome, _event, reasons) {
-      if (outcome.stopped) return StopAction.stop(reasons.stop());
-      if (outcome.denied) return StopAction.block(reasons.deny());
-      return StopAction.continue();
-    },
-    describeAction: (action) => (action.kind === 'block' ? { continueWith: action.reason } : {}),
+    toAction: (outcome, _event, reasons) => stopActionFor(outcome, reasons),
+    describeAction: describeStopAction,
   },
 };

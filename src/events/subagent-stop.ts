@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import type { EventDefinition, ExternalSide } from './define-event.ts';
-import { blockReasons, StopAction } from './stop.ts';
+import { blockReasons, describeStopAction, stopActionFor, type StopAction } from './stop.ts';
 
 /** A subagent finished (external `SubagentStop`). */
 export interface SubagentStopEvent {
@@ -84,11 +84,7 @@ export const subagentStop: EventDefinition<
       continuations: 0,
       continuationBudget: 1,
     }),
-    toAction(outcome, _event, reasons) {
-      if (outcome.stopped) return StopAction.stop(reasons.stop());
-      if (outcome.denied) return StopAction.block(reasons.deny());
-      return StopAction.continue();
-    },
-    describeAction: (action) => (action.kind === 'block' ? { continueWith: action.reason } : {}),
+    toAction: (outcome, _event, reasons) => stopActionFor(outcome, reasons),
+    describeAction: describeStopAction,
   },
 };
