@@ -24,7 +24,6 @@ import type { CommandRunner } from './runner/index.ts';
 import type { HookKindStates } from '../hook-kind.ts';
 import type { HookGroupConfig } from '../settings/index.ts';
 import type { CommandHookConfig } from '../settings/index.ts';
-import { foreignToolAliases } from '../dialects/vocabulary.ts';
 
 /** The dialect fields any hook of a dialect group may carry (see `CommandHookConfig`). */
 type DialectHook = Partial<Pick<CommandHookConfig, 'if' | 'once' | 'async'>>;
@@ -58,21 +57,6 @@ export interface CommandHookOptions {
   readonly confinement?: HookProcessOptions;
   /** The session's `CLAUDE_ENV_FILE`, for the `SessionStart` hooks of Claude Code files. */
   readonly claudeEnvFile?: string;
-}
-
-/**
- * Whether a dialect group's matcher names one of the dialect's earlier names of the tool (a
- * Claude Code `Task` matcher and hookwire's `agent` tool, now Claude's `Agent`).
- */
-function matchesAlias(
-  group: HookGroupConfig,
-  target: string,
-  fields: Readonly<Record<string, unknown>>,
-): boolean {
-  const tool = fields['tool_name'];
-  if (group.dialect === undefined || target !== 'tool_name' || typeof tool !== 'string')
-    return false;
-  return foreignToolAliases(group.dialect, tool).some((alias) => group.matcher.matches(alias));
 }
 
 function joined(parts: readonly string[]): string | undefined {
@@ -163,11 +147,7 @@ export function commandHookForGroup(
     // A dialect's hook sees the payload (and matches) in its own tool's words.
     const view = dialect === undefined ? fields : foreignPayload(dialect, group.event, fields);
     const names = group.foreignNames === true ? view : fields;
-    if (
-      external.matcher !== undefined &&
-      !group.matcher.matches(names[external.matcher] as string) &&
-      !matchesAlias(group, external.matcher, fields)
-    )
+    if (external.matcher !== undefined && !group.matcher.matches(names[external.matcher] as string))
       return proceed;
     const projectDir = options.projectDir ?? context.session.cwd;
     const selected = conditional ? selectHooks(group, fields, projectDir, ran) : group;

@@ -157,9 +157,11 @@ export function hookwireToolName(dialect: DialectName, foreignName: string): str
   return foreignName;
 }
 
-/** The dialect's earlier names of hookwire's tool `hookwireName` (see `ToolMapping.aliases`). */
-export function foreignToolAliases(dialect: DialectName, hookwireName: string): readonly string[] {
-  return TABLES[dialect][hookwireName]?.aliases ?? [];
+/** The earlier names of the dialect's tool `foreignName` (see `ToolMapping.aliases`). */
+export function foreignToolAliases(dialect: DialectName, foreignName: string): readonly string[] {
+  for (const mapping of Object.values(TABLES[dialect]))
+    if (mapping.name === foreignName) return mapping.aliases ?? [];
+  return [];
 }
 
 function isRecord(value: unknown): value is Readonly<Record<string, unknown>> {
