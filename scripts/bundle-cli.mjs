@@ -54,8 +54,28 @@ for (const name of Object.keys(pkg.dependencies ?? {})) {
  * served instead by a small module that takes the names the bundle uses from
  * `process.getBuiltinModule` (or `require` on a Node.js 22 older than 22.3); names nothing uses
  * are dropped with the rest of the dead code, so no getter runs that nobody asked for.
+ *
+ * The built-ins in `LAZY` are not even loaded until the bundle calls one of their functions:
+ * their function exports are stand-ins that load the module on the first call, and the default
+ * export (what a CommonJS `require` gets) is a proxy that loads it on the first property read.
+ * Loading `node:child_process` (which commander requires at start-up for executable subcommands
+ * hookwire does not have) costs about 6 ms, `node:crypto` 13 ms; a run that spawns nothing and
+ * hashes nothing pays neither. Classes and values (`ChildProcess`, `constants`) are read when the
+ * chunk that uses them loads: a stand-in would break `instanceof`.
  */
 const PREFIX = '\0hookwire-builtin:';
+const LAZY = new Set([
+  'node:child_process',
+  'node:crypto',
+  'node:net',
+  'node:http',
+  'node:https',
+  'node:readline',
+  'node:zlib',
+  'node:dns',
+  'node:tls',
+  'node:worker_threads',
+]);
 const builtins = {
   name: 'hookwire-builtins',
   resolveId(source) {
@@ -65,14 +85,39 @@ const builtins = {
   load(id) {
     if (!id.startsWith(PREFIX)) return undefined;
     const name = id.slice(PREFIX.length);
-    const names = Object.keys(process.getBuiltinModule(name)).filter(
+    const module = process.getBuiltinModule(name);
+    const names = Object.keys(module).filter(
       (key) => /^[A-Za-z_$][\w$]*$/.test(key) && key !== 'default',
     );
+    const source = JSON.stringify(name);
+    const loader = `process.getBuiltinModule?.(${source}) ?? createRequire(import.meta.url)(${source})`;
+    if (!LAZY.has(name))
+      return [
+        `import { createRequire } from 'node:module';`,
+        `const m = ${loader};`,
+        `export default m;`,
+        ...names.map((key) => `export const ${key} = /* @__PURE__ */ (() => m.${key})();`),
+      ].join('\n');
+    // A function whose name starts lower-case is called, never constructed or compared.
+    const isCall = (key) => typeof module[key] === 'function' && /^[a-z]/.test(key);
     return [
       `import { createRequire } from 'node:module';`,
-      `const m = process.getBuiltinModule?.(${JSON.stringify(name)}) ?? createRequire(import.meta.url)(${JSON.stringify(name)});`,
-      `export default m;`,
-      ...names.map((key) => `export const ${key} = /* @__PURE__ */ (() => m.${key})();`),
+      `let loaded;`,
+      `const load = () => (loaded ??= ${loader});`,
+      `export default /* @__PURE__ */ new Proxy({}, {`,
+      `  get: (_, key) => load()[key],`,
+      `  has: (_, key) => key in load(),`,
+      `  ownKeys: () => Reflect.ownKeys(load()),`,
+      `  getOwnPropertyDescriptor: (_, key) => {`,
+      `    const descriptor = Reflect.getOwnPropertyDescriptor(load(), key);`,
+      `    return descriptor === undefined ? undefined : { ...descriptor, configurable: true };`,
+      `  },`,
+      `});`,
+      ...names.map((key) =>
+        isCall(key)
+          ? `export function ${key}(...args) { return load().${key}(...args); }`
+          : `export const ${key} = /* @__PURE__ */ (() => load().${key})();`,
+      ),
     ].join('\n');
   },
 };

@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { randomUUID } from '../content/random-id.ts';
 import type { HookContext, HookReport, SessionInfo, SubagentIdentity } from '../events/context.ts';
 import type { ObservedHookRun } from '../events/observed-hook-run.ts';
 import { Scratchpad } from '../events/scratchpad.ts';

@@ -10,7 +10,7 @@
  * await session.close('exit');
  * ```
  */
-import { randomUUID } from 'node:crypto';
+import { randomUUID } from '../content/random-id.ts';
 import { access } from 'node:fs/promises';
 import { isAbsolute, join, resolve } from 'node:path';
 import type { GenerationSettings, LanguageModel, Message } from '../content/index.ts';

@@ -16,7 +16,7 @@
  * The lock is released on `release()` and, as a last resort, when the process exits normally; a
  * process killed with SIGKILL leaves it behind, and the next process takes it over.
  */
-import { randomUUID } from 'node:crypto';
+import { randomUUID } from '../content/random-id.ts';
 import { readFileSync, unlinkSync } from 'node:fs';
 import { link, mkdir, readFile, rmdir, stat, unlink, writeFile } from 'node:fs/promises';
 import { hostname } from 'node:os';

@@ -21,7 +21,7 @@
  *   id>.jsonl` (the parent's name without `.jsonl`), and the parent's records `subagent-start`
  *   (with that path) and `subagent-end`.
  */
-import { randomUUID } from 'node:crypto';
+import { randomUUID } from '../content/random-id.ts';
 import type { Tool } from './tool.ts';
 import { ToolRegistry } from './tool-registry.ts';
 import {

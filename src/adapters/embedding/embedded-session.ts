@@ -5,7 +5,7 @@
  * `SessionStart` when it opens and `SessionEnd` when it closes. No SDK is imported here: each
  * embedding adds its own calls on top (`hookwire/ai-sdk`, `hookwire/claude-agent-sdk`).
  */
-import { randomUUID } from 'node:crypto';
+import { randomUUID } from '../../content/random-id.ts';
 import { join, resolve } from 'node:path';
 import type { Message } from '../../content/index.ts';
 import {

@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { randomHex } from '../../content/random-id.ts';
 import { chmod, mkdir, rename, stat, unlink, writeFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { systemErrorCode } from './tool-paths.ts';
@@ -18,7 +18,7 @@ export async function writeFileAtomically(
   const existingMode = await existingFileMode(absolutePath);
   const temporaryPath = join(
     directory,
-    `.${basename(absolutePath)}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`,
+    `.${basename(absolutePath)}.${process.pid}.${randomHex(6)}.tmp`,
   );
   try {
     await writeFile(temporaryPath, content, { flag: 'wx' });

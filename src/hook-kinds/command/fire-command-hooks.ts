@@ -3,7 +3,7 @@
  * as the loop would — the payload becomes the in-process event, which is dispatched through a
  * `HookStack` of the adapted groups — and reports the combined outcome as one JSON object.
  */
-import { randomUUID } from 'node:crypto';
+import { randomUUID } from '../../content/random-id.ts';
 import { HookwireError } from '../../content/index.ts';
 import {
   HOOK_EVENT_NAMES,

@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { randomHex } from '../../content/random-id.ts';
 import { mkdir, readFile, realpath, rename, unlink, writeFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -128,7 +128,7 @@ export async function updateTrustStore(
   await mkdir(dirname(file), { recursive: true, mode: 0o700 });
   const temporary = join(
     dirname(file),
-    `.trusted-hooks.${process.pid}.${randomBytes(6).toString('hex')}.tmp`,
+    `.trusted-hooks.${process.pid}.${randomHex(6)}.tmp`,
   );
   try {
     await writeFile(temporary, JSON.stringify(next, null, 2) + '\n', { flag: 'wx', mode: 0o600 });

@@ -1,5 +1,5 @@
 import { closeSync, openSync, readSync, readdirSync } from 'node:fs';
-import { randomBytes } from 'node:crypto';
+import { randomHex } from '../../../content/random-id.ts';
 
 /**
  * The environment variable every hook process gets: `SCOPE.RUN`, where SCOPE names the runner
@@ -18,7 +18,7 @@ export interface ContainmentScope {
 
 /** A fresh scope: this process's pid and 48 random bits, so scopes never collide. */
 export function createContainmentScope(name?: string): ContainmentScope {
-  const prefix = `${name ?? `${process.pid}-${randomBytes(6).toString('hex')}`}.`;
+  const prefix = `${name ?? `${process.pid}-${randomHex(6)}`}.`;
   let next = 1;
   return {
     prefix,
