@@ -55,13 +55,19 @@ for (const name of Object.keys(pkg.dependencies ?? {})) {
  * `process.getBuiltinModule` (or `require` on a Node.js 22 older than 22.3); names nothing uses
  * are dropped with the rest of the dead code, so no getter runs that nobody asked for.
  *
- * The built-ins in `LAZY` are not even loaded until the bundle calls one of their functions:
- * their function exports are stand-ins that load the module on the first call, and the default
- * export (what a CommonJS `require` gets) is a proxy that loads it on the first property read.
- * Loading `node:child_process` (which commander requires at start-up for executable subcommands
- * hookwire does not have) costs about 6 ms, `node:crypto` 13 ms; a run that spawns nothing and
- * hashes nothing pays neither. Classes and values (`ChildProcess`, `constants`) are read when the
- * chunk that uses them loads: a stand-in would break `instanceof`.
+ * The built-ins in `LAZY` are not even loaded until the bundle uses them: a function export is a
+ * stand-in that loads the module on the first call, a class a proxy that loads it on the first
+ * `new`, `instanceof` or static read, and the default export (what a CommonJS `require` gets) a
+ * proxy that loads it on the first property read. Loading `node:child_process` (which commander
+ * requires at start-up for executable subcommands hookwire does not have) costs about 6 ms,
+ * `node:crypto` 13 ms, `node:net` (the spawn helper's socket) a few more; a run that spawns
+ * nothing and hashes nothing pays none of it. Other values (`constants`) are read when the chunk
+ * that uses them loads.
+ *
+ * zod is served the same way: the bundle's `z` is a proxy, and the first `z.…` call loads zod,
+ * bundled on its own as `dist/bin/zod.cjs`, with a synchronous `require`. hookwire builds its
+ * schemas on first use (`src/wire/lazy.ts`), so a run whose hooks never answer (or that has no
+ * hooks) never loads zod: about 12 ms of every start.
  */
 const PREFIX = '\0hookwire-builtin:';
 const LAZY = new Set([
@@ -76,13 +82,51 @@ const LAZY = new Set([
   'node:tls',
   'node:worker_threads',
 ]);
+const ZOD_ID = '\0hookwire-lazy:zod';
+
+/** A proxy standing in for the object `load()` returns, loading it on first use. */
+function standIn(load, target = '{}') {
+  return [
+    `new Proxy(${target}, {`,
+    `  get: (_, key) => ${load}[key],`,
+    `  has: (_, key) => key in ${load},`,
+    ...(target === '{}'
+      ? [
+          `  ownKeys: () => Reflect.ownKeys(${load}),`,
+          `  getOwnPropertyDescriptor: (_, key) => {`,
+          `    const descriptor = Reflect.getOwnPropertyDescriptor(${load}, key);`,
+          `    return descriptor === undefined ? undefined : { ...descriptor, configurable: true };`,
+          `  },`,
+        ]
+      : [
+          `  construct: (_, args, newTarget) => Reflect.construct(${load}, args, newTarget === _ ? ${load} : newTarget),`,
+          `  apply: (_, self, args) => Reflect.apply(${load}, self, args),`,
+        ]),
+    `})`,
+  ].join('\n');
+}
+
 const builtins = {
   name: 'hookwire-builtins',
   resolveId(source) {
+    if (source === 'zod') return { id: ZOD_ID, moduleSideEffects: false };
     if (!source.startsWith('node:') || source === 'node:module') return undefined;
     return { id: PREFIX + source, moduleSideEffects: false };
   },
   load(id) {
+    if (id === ZOD_ID)
+      return [
+        `import { createRequire } from 'node:module';`,
+        `let loaded;`,
+        `const load = () => (loaded ??= createRequire(import.meta.url)('./zod.cjs').z);`,
+        `const member = (key) => {`,
+        `  const value = load()[key];`,
+        `  if (value === undefined && typeof key === 'string')`,
+        `    throw new Error(\`z.\${key} is not in dist/bin/zod.cjs: scripts/bundle-cli.mjs bundles the z.NAME members the sources spell out\`);`,
+        `  return value;`,
+        `};`,
+        `export const z = /* @__PURE__ */ ${standIn('load()').replace('get: (_, key) => load()[key]', 'get: (_, key) => member(key)')};`,
+      ].join('\n');
     if (!id.startsWith(PREFIX)) return undefined;
     const name = id.slice(PREFIX.length);
     const module = process.getBuiltinModule(name);
@@ -98,26 +142,20 @@ const builtins = {
         `export default m;`,
         ...names.map((key) => `export const ${key} = /* @__PURE__ */ (() => m.${key})();`),
       ].join('\n');
-    // A function whose name starts lower-case is called, never constructed or compared.
-    const isCall = (key) => typeof module[key] === 'function' && /^[a-z]/.test(key);
+    const exportOf = (key) => {
+      if (typeof module[key] !== 'function')
+        return `export const ${key} = /* @__PURE__ */ (() => load().${key})();`;
+      // Lower case: a function, called. Upper case: a class, constructed, extended or compared.
+      if (/^[a-z]/.test(key))
+        return `export function ${key}(...args) { return load().${key}(...args); }`;
+      return `export const ${key} = /* @__PURE__ */ ${standIn(`load().${key}`, 'function () {}')};`;
+    };
     return [
       `import { createRequire } from 'node:module';`,
       `let loaded;`,
       `const load = () => (loaded ??= ${loader});`,
-      `export default /* @__PURE__ */ new Proxy({}, {`,
-      `  get: (_, key) => load()[key],`,
-      `  has: (_, key) => key in load(),`,
-      `  ownKeys: () => Reflect.ownKeys(load()),`,
-      `  getOwnPropertyDescriptor: (_, key) => {`,
-      `    const descriptor = Reflect.getOwnPropertyDescriptor(load(), key);`,
-      `    return descriptor === undefined ? undefined : { ...descriptor, configurable: true };`,
-      `  },`,
-      `});`,
-      ...names.map((key) =>
-        isCall(key)
-          ? `export function ${key}(...args) { return load().${key}(...args); }`
-          : `export const ${key} = /* @__PURE__ */ (() => load().${key})();`,
-      ),
+      `export default /* @__PURE__ */ ${standIn('load()')};`,
+      ...names.map(exportOf),
     ].join('\n');
   },
 };
@@ -140,7 +178,35 @@ await build({
     chunkFileNames: '[name]-[hash].js',
   },
 });
+// The members of `z` the compiled sources use (every use is spelled `z.NAME`): only they are
+// bundled, as zod's own tree-shaking would keep only them.
+const zodMembers = [];
+for (const file of await readdir(join(root, 'dist'), { recursive: true })) {
+  if (!file.endsWith('.js') || file.startsWith('bin')) continue;
+  const code = await readFile(join(root, 'dist', file), 'utf8');
+  for (const [, member] of code.matchAll(/\bz\.([A-Za-z_$][\w$]*)/g))
+    if (!zodMembers.includes(member)) zodMembers.push(member);
+}
+zodMembers.sort();
+// zod on its own, required synchronously by the bundle's stand-in on the first `z.…` call.
+await build({
+  input: { zod: '\0hookwire-zod-entry' },
+  platform: 'node',
+  logLevel: 'warn',
+  plugins: [
+    {
+      name: 'hookwire-zod-entry',
+      resolveId: (source) => (source === '\0hookwire-zod-entry' ? source : undefined),
+      load: (id) =>
+        id === '\0hookwire-zod-entry'
+          ? `import { z as zod } from 'zod';\nexport const z = { ${zodMembers.map((member) => `${member}: zod.${member}`).join(', ')} };`
+          : undefined,
+    },
+  ],
+  output: { dir: out, format: 'cjs', entryFileNames: '[name].cjs' },
+});
 const written = await readdir(out);
+if (!written.includes('zod.cjs')) throw new Error('bundle-cli: dist/bin/zod.cjs was not written');
 const missing = new Set();
 for (const file of written) {
   const code = await readFile(join(out, file), 'utf8');

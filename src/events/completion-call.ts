@@ -162,17 +162,17 @@ export const completionCall: EventDefinition<
     aliases: [],
     matcher: undefined,
     can: { deny: true, stop: true, textIsContext: false, failClosed: 'deny' },
-    input: { llm_request: hookLLMRequestInputSchema },
-    output: {
-      llm_request: hookLLMRequestOverrideSchema
+    input: () => ({ llm_request: hookLLMRequestInputSchema() }),
+    output: () => ({
+      llm_request: hookLLMRequestOverrideSchema()
         .optional()
         .describe(
           'Merged over the outgoing request: contents/tools replace, settings shallow-merge.',
         ),
-      llm_response: hookLLMResponseSchema
+      llm_response: hookLLMResponseSchema()
         .optional()
         .describe('A synthetic response: the model is not called.'),
-    },
+    }),
     toPayload: (event) => ({ llm_request: toHookLLMRequest(event.request) }),
     fromPayload(payload) {
       const request = payload.llm_request as ModelRequest;

@@ -114,10 +114,14 @@ export interface ExternalSide<
   /** The payload field a group's matcher is matched against; `undefined`: the event takes none. */
   readonly matcher: string | undefined;
   readonly can: ExternalPowers;
-  /** The zod shape of the payload's own fields (the base fields come first). */
-  readonly input: z.core.$ZodShape;
-  /** The zod shape of `hookSpecificOutput` (besides `hookEventName`). */
-  readonly output: z.core.$ZodShape;
+  /**
+   * The zod shape of the payload's own fields (the base fields come first). A function, called
+   * once when the event's input schema is first needed: no zod schema is built at import (see
+   * `src/wire/lazy.ts`).
+   */
+  readonly input: () => z.core.$ZodShape;
+  /** The zod shape of `hookSpecificOutput` (besides `hookEventName`), built as `input` is. */
+  readonly output: () => z.core.$ZodShape;
   /** The payload fields for an in-process event. */
   toPayload(event: Event): Input;
   /** The in-process event for a payload (`hooks fire`). The payload has been validated. */

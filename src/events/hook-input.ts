@@ -41,7 +41,7 @@ export type HookInput<E extends HookEventName = HookEventName> = HookInputBase &
 /** Any event's payload, discriminated by the canonical event it was built for. */
 export type AnyHookInput = { [E in HookEventName]: HookInput<E> }[HookEventName];
 
-const fieldShapes = new Map<string, z.core.$ZodShape>(
+const fieldShapes = new Map<string, () => z.core.$ZodShape>(
   EVENTS.flatMap((event) =>
     event.external === undefined ? [] : [[event.external.name, event.external.input] as const],
   ),
@@ -57,7 +57,7 @@ function inputSchema(event: HookEventName) {
       agent_type: z.string().optional(),
       hook_event_name: z.enum(registeredNames(event)),
       timestamp: z.iso.datetime({ offset: true }),
-      ...fieldShapes.get(event),
+      ...fieldShapes.get(event)?.(),
     })
     .meta({ title: `hookwire ${event} hook input` });
 }

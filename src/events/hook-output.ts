@@ -32,6 +32,13 @@ import {
 } from './catalogue.ts';
 import { lazyRecord } from './lazy-record.ts';
 
+/**
+ * The zod shape of each event's `hookSpecificOutput` fields (its module's `external.output`),
+ * built on first read and shared by every schema that includes it.
+ */
+export const hookSpecificOutputShapes: { readonly [E in HookEventName]: z.core.$ZodShape } =
+  lazyRecord(HOOK_EVENT_NAMES, (event) => externalSide(event).output());
+
 function specificSchema(event: HookEventName) {
   const names = registeredNames(event);
   return z.strictObject({
@@ -41,14 +48,14 @@ function specificSchema(event: HookEventName) {
           `hookEventName ${JSON.stringify(issue.input)} does not match the event this hook ran for (${names.join(' or ')})`,
       })
       .optional(),
-    ...externalSide(event).output,
+    ...hookSpecificOutputShapes[event],
   });
 }
 
 function outputSchema(event: HookEventName) {
   return z
     .strictObject({
-      ...hookOutputCommonShape,
+      ...hookOutputCommonShape(),
       hookSpecificOutput: specificSchema(event).optional(),
     })
     .meta({ title: `hookwire ${event} hook output` });
@@ -62,7 +69,7 @@ export const hookOutputSchemas: { readonly [E in HookEventName]: ReturnType<type
 export function anyHookOutputSchema() {
   return z
     .strictObject({
-      ...hookOutputCommonShape,
+      ...hookOutputCommonShape(),
       hookSpecificOutput: z
         .union(HOOK_EVENT_NAMES.map((event) => specificSchema(event)))
         .optional(),
@@ -71,13 +78,19 @@ export function anyHookOutputSchema() {
 }
 
 // Which events accept each hookSpecificOutput field, to explain a field written for the wrong event.
-const eventsByField = new Map<string, HookEventName[]>();
-for (const event of HOOK_EVENT_NAMES)
-  for (const field of Object.keys(externalSide(event).output)) {
-    const events = eventsByField.get(field) ?? [];
-    events.push(event);
-    eventsByField.set(field, events);
-  }
+// Built on first use (explaining a misplaced field), not at import: it reads every event's shape.
+let eventsByFieldMap: Map<string, HookEventName[]> | undefined;
+function eventsByField(): Map<string, HookEventName[]> {
+  if (eventsByFieldMap !== undefined) return eventsByFieldMap;
+  eventsByFieldMap = new Map();
+  for (const event of HOOK_EVENT_NAMES)
+    for (const field of Object.keys(hookSpecificOutputShapes[event])) {
+      const events = eventsByFieldMap.get(field) ?? [];
+      events.push(event);
+      eventsByFieldMap.set(field, events);
+    }
+  return eventsByFieldMap;
+}
 
 /** A decoded hook output of event `E`. Nested values (requests, responses, arguments) are the hook's own objects. */
 export interface HookOutput<E extends HookEventName = HookEventName> {
@@ -149,7 +162,7 @@ function misplacedFieldHint(
   field: string,
   path: readonly PropertyKey[],
 ): string | undefined {
-  const events = eventsByField.get(field);
+  const events = eventsByField().get(field);
   const inSpecific = path.length === 1 && path[0] === 'hookSpecificOutput';
   if (inSpecific) {
     if (events === undefined) return `${event} reads no such hookSpecificOutput field`;

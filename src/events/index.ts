@@ -210,6 +210,7 @@ export {
   decodeHookOutput,
   anyHookOutputSchema,
   hookOutputSchemas,
+  hookSpecificOutputShapes,
   type HookOutput,
 } from './hook-output.ts';
 export { generateJsonSchemas } from './json-schemas.ts';

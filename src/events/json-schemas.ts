@@ -26,11 +26,11 @@ export function generateJsonSchemas(): ReadonlyMap<string, string> {
     files.set(`hook-output.${event}.schema.json`, render(hookOutputSchemas[event]));
   files.set(
     'llm-request.v2.schema.json',
-    render(hookLLMRequestInputSchema, 'hookwire llm_request (wire v2)'),
+    render(hookLLMRequestInputSchema(), 'hookwire llm_request (wire v2)'),
   );
   files.set(
     'llm-response.v2.schema.json',
-    render(hookLLMResponseInputSchema, 'hookwire llm_response (wire v2)'),
+    render(hookLLMResponseInputSchema(), 'hookwire llm_response (wire v2)'),
   );
   return files;
 }

@@ -104,10 +104,15 @@ export const modelOutput: EventDefinition<
     aliases: [],
     matcher: undefined,
     can: { deny: true, stop: true, textIsContext: false, failClosed: 'deny' },
-    input: { llm_request: hookLLMRequestInputSchema, llm_response: hookLLMResponseInputSchema },
-    output: {
-      llm_response: hookLLMResponseSchema.optional().describe('Replaces the response (or chunk).'),
-    },
+    input: () => ({
+      llm_request: hookLLMRequestInputSchema(),
+      llm_response: hookLLMResponseInputSchema(),
+    }),
+    output: () => ({
+      llm_response: hookLLMResponseSchema()
+        .optional()
+        .describe('Replaces the response (or chunk).'),
+    }),
     toPayload: (event) => ({
       llm_request: toHookLLMRequest(event.request),
       llm_response: toHookLLMResponse(event.response),

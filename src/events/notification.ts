@@ -46,8 +46,12 @@ export const notification: EventDefinition<
     aliases: [],
     matcher: 'notification_type',
     can: { deny: false, stop: false, textIsContext: false, failClosed: undefined },
-    input: { notification_type: z.string(), message: z.string(), details: jsonRecord.optional() },
-    output: {},
+    input: () => ({
+      notification_type: z.string(),
+      message: z.string(),
+      details: jsonRecord().optional(),
+    }),
+    output: () => ({}),
     toPayload: (event) => ({
       notification_type: event.notificationType,
       message: event.message,

@@ -153,20 +153,20 @@ export const permissionRequest: EventDefinition<
     aliases: [],
     matcher: 'tool_name',
     can: { deny: true, stop: false, textIsContext: false, failClosed: 'deny' },
-    input: {
-      tool_name: toolPayloadShape.tool_name,
-      tool_input: toolPayloadShape.tool_input,
-      tool_call_id: toolPayloadShape.tool_call_id,
-      mcp_context: toolPayloadShape.mcp_context,
+    input: () => ({
+      tool_name: toolPayloadShape().tool_name,
+      tool_input: toolPayloadShape().tool_input,
+      tool_call_id: toolPayloadShape().tool_call_id,
+      mcp_context: toolPayloadShape().mcp_context,
       permission_mode: z.string(),
       permission_rule: z.string().optional().describe('The rule that asks; absent: the mode asks.'),
       permission_reason: z.string(),
-    },
-    output: {
+    }),
+    output: () => ({
       decision: z
         .object({
           behavior: z.enum(['allow', 'deny']),
-          updatedInput: jsonRecord
+          updatedInput: jsonRecord()
             .optional()
             .describe('allow: replaces the arguments (re-validated and re-checked).'),
           message: z.string().optional().describe('deny: the reason the model sees.'),
@@ -174,7 +174,7 @@ export const permissionRequest: EventDefinition<
           interrupt: z.boolean().optional().describe('Accepted and ignored.'),
         })
         .optional(),
-    },
+    }),
     toPayload: (event) => ({
       tool_name: event.toolName,
       tool_input: asArguments(event.args),

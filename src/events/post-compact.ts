@@ -50,13 +50,13 @@ export const postCompact: EventDefinition<
     aliases: [],
     matcher: 'trigger',
     can: { deny: false, stop: false, textIsContext: false, failClosed: undefined },
-    input: {
+    input: () => ({
       trigger: z.enum(PRE_COMPACT_TRIGGERS),
       summary: z.string(),
       tokens_before: z.number().int().nonnegative(),
       tokens_after: z.number().int().nonnegative(),
-    },
-    output: {},
+    }),
+    output: () => ({}),
     toPayload: (event) => ({
       trigger: event.trigger,
       summary: event.summary,

@@ -50,11 +50,11 @@ export const preCompact: EventDefinition<
     aliases: ['PreCompress'],
     matcher: 'trigger',
     can: { deny: false, stop: true, textIsContext: false, failClosed: 'stop' },
-    input: {
+    input: () => ({
       trigger: z.enum(PRE_COMPACT_TRIGGERS),
       custom_instructions: z.string().optional(),
-    },
-    output: { additionalContext: additionalContextOutput },
+    }),
+    output: () => ({ additionalContext: additionalContextOutput() }),
     toPayload: (event) => ({
       trigger: event.trigger,
       ...(event.customInstructions === undefined

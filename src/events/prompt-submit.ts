@@ -62,8 +62,8 @@ export const promptSubmit: EventDefinition<
     aliases: ['BeforeAgent'],
     matcher: undefined,
     can: { deny: true, stop: true, textIsContext: true, failClosed: 'deny' },
-    input: { prompt: z.string() },
-    output: { additionalContext: additionalContextOutput },
+    input: () => ({ prompt: z.string() }),
+    output: () => ({ additionalContext: additionalContextOutput() }),
     toPayload: (event) => ({ prompt: event.prompt }),
     fromPayload: (payload) => ({ prompt: payload.prompt }),
     toAction(outcome, _event, reasons) {

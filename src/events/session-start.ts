@@ -48,8 +48,8 @@ export const sessionStart: EventDefinition<
     aliases: [],
     matcher: 'source',
     can: { deny: false, stop: true, textIsContext: true, failClosed: 'stop' },
-    input: { source: z.enum(SESSION_START_SOURCES) },
-    output: { additionalContext: additionalContextOutput },
+    input: () => ({ source: z.enum(SESSION_START_SOURCES) }),
+    output: () => ({ additionalContext: additionalContextOutput() }),
     toPayload: (event) => ({ source: event.source }),
     fromPayload: (payload) => ({ source: payload.source }),
     toAction: (outcome, _event, reasons) =>

@@ -3,6 +3,7 @@
  * actions, their compositions, and the payload helpers of the tool events.
  */
 import { z } from 'zod';
+import { lazy } from '../wire/lazy.ts';
 import { isJsonObject } from '../wire/json-object.ts';
 import { NEXT, joinText, type Composition, type Next } from './define-event.ts';
 
@@ -109,11 +110,11 @@ export interface ToolPayloadFields {
   readonly mcp_context?: McpContext;
 }
 
-export const jsonRecord = z.record(z.string(), z.unknown());
+export const jsonRecord = lazy(() => z.record(z.string(), z.unknown()));
 
-export const toolPayloadShape = {
+export const toolPayloadShape = lazy(() => ({
   tool_name: z.string(),
-  tool_input: jsonRecord,
+  tool_input: jsonRecord(),
   tool_call_id: z.string(),
   mcp_context: z
     .object({
@@ -126,7 +127,7 @@ export const toolPayloadShape = {
     })
     .optional()
     .describe('MCP tools only: the server and the tool on it.'),
-};
+}));
 
 /** The `mcp_context` payload field of an event that carries `mcpContext` (none: no field). */
 export function mcpContextField(event: { readonly mcpContext?: McpContext }): {
@@ -141,7 +142,6 @@ export function asArguments(value: unknown): Readonly<Record<string, unknown>> {
 }
 
 /** `hookSpecificOutput.additionalContext`, shared by the events that add context. */
-export const additionalContextOutput = z
-  .string()
-  .optional()
-  .describe('Added to the context the model sees.');
+export const additionalContextOutput = lazy(() =>
+  z.string().optional().describe('Added to the context the model sees.'),
+);

@@ -48,12 +48,12 @@ export const stopFailure: EventDefinition<
     // Claude Code matches StopFailure on an error type; hookwire reports free-text errors, so no matcher.
     matcher: undefined,
     can: { deny: false, stop: false, textIsContext: false, failClosed: undefined },
-    input: {
+    input: () => ({
       error: z.string(),
-      error_details: jsonRecord.optional(),
+      error_details: jsonRecord().optional(),
       prompt: z.string().optional(),
-    },
-    output: {},
+    }),
+    output: () => ({}),
     toPayload: (event) => ({
       error: event.error,
       prompt: event.prompt,

@@ -101,13 +101,17 @@ export const stop: EventDefinition<'stop', 'onStop', StopEvent, StopAction, Exte
     aliases: ['AfterAgent'],
     matcher: undefined,
     can: { deny: true, stop: true, textIsContext: false, failClosed: 'deny' },
-    input: { stop_hook_active: z.boolean(), prompt: z.string(), prompt_response: z.string() },
-    output: {
+    input: () => ({
+      stop_hook_active: z.boolean(),
+      prompt: z.string(),
+      prompt_response: z.string(),
+    }),
+    output: () => ({
       clearContext: z
         .boolean()
         .optional()
         .describe('Gemini CLI AfterAgent: clear the model history.'),
-    },
+    }),
     toPayload: (event) => ({
       stop_hook_active: event.stopHookActive,
       prompt: event.prompt,

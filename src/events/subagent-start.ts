@@ -60,13 +60,13 @@ export const subagentStart: EventDefinition<
     aliases: [],
     matcher: 'agent_type',
     can: { deny: false, stop: true, textIsContext: true, failClosed: 'stop' },
-    input: {
+    input: () => ({
       agent_id: z.string(),
       agent_type: z.string(),
       prompt: z.string(),
       description: z.string(),
-    },
-    output: { additionalContext: additionalContextOutput },
+    }),
+    output: () => ({ additionalContext: additionalContextOutput() }),
     toPayload: (event) => ({
       agent_id: event.agentId,
       agent_type: event.agentType,

@@ -60,14 +60,14 @@ export const subagentStop: EventDefinition<
     aliases: [],
     matcher: 'agent_type',
     can: { deny: true, stop: true, textIsContext: false, failClosed: 'deny' },
-    input: {
+    input: () => ({
       agent_id: z.string(),
       agent_type: z.string(),
       stop_hook_active: z.boolean(),
       result: z.string(),
       agent_transcript_path: z.string(),
-    },
-    output: {},
+    }),
+    output: () => ({}),
     toPayload: (event) => ({
       agent_id: event.agentId,
       agent_type: event.agentType,

@@ -176,13 +176,13 @@ export const toolCall: EventDefinition<
     aliases: ['BeforeTool'],
     matcher: 'tool_name',
     can: { deny: true, stop: true, textIsContext: false, failClosed: 'deny' },
-    input: toolPayloadShape,
-    output: {
+    input: () => toolPayloadShape(),
+    output: () => ({
       permissionDecision: z.enum(PERMISSION_DECISIONS).optional(),
       permissionDecisionReason: z.string().optional(),
-      tool_input: jsonRecord.optional().describe('Merged over the arguments (Gemini CLI).'),
-      updatedInput: jsonRecord.optional().describe('Replaces the arguments (Claude Code).'),
-    },
+      tool_input: jsonRecord().optional().describe('Merged over the arguments (Gemini CLI).'),
+      updatedInput: jsonRecord().optional().describe('Replaces the arguments (Claude Code).'),
+    }),
     toPayload: (event) => ({
       tool_name: event.toolName,
       tool_input: asArguments(event.args),

@@ -59,8 +59,12 @@ export const toolFailure: EventDefinition<
     aliases: [],
     matcher: 'tool_name',
     can: { deny: false, stop: true, textIsContext: false, failClosed: 'stop' },
-    input: { ...toolPayloadShape, error: z.string(), tool_response: z.unknown().optional() },
-    output: { additionalContext: additionalContextOutput },
+    input: () => ({
+      ...toolPayloadShape(),
+      error: z.string(),
+      tool_response: z.unknown().optional(),
+    }),
+    output: () => ({ additionalContext: additionalContextOutput() }),
     toPayload: (event) => ({
       tool_name: event.toolName,
       tool_input: asArguments(event.args),

@@ -135,9 +135,9 @@ export const toolResult: EventDefinition<
     aliases: ['AfterTool'],
     matcher: 'tool_name',
     can: { deny: true, stop: true, textIsContext: false, failClosed: 'deny' },
-    input: { ...toolPayloadShape, tool_response: z.unknown() },
-    output: {
-      additionalContext: additionalContextOutput,
+    input: () => ({ ...toolPayloadShape(), tool_response: z.unknown() }),
+    output: () => ({
+      additionalContext: additionalContextOutput(),
       updatedToolOutput: z
         .unknown()
         .optional()
@@ -150,7 +150,7 @@ export const toolResult: EventDefinition<
         .unknown()
         .optional()
         .describe('Same as updatedToolOutput (Claude Code name).'),
-    },
+    }),
     toPayload: (event) => ({
       tool_name: event.toolName,
       tool_input: asArguments(event.args),

@@ -94,12 +94,12 @@ export const toolSelection: EventDefinition<
     aliases: [],
     matcher: undefined,
     can: { deny: false, stop: false, textIsContext: false, failClosed: 'no-tools' },
-    input: { llm_request: hookToolSelectionRequestInputSchema },
-    output: {
-      toolChoice: toolChoiceSchema
+    input: () => ({ llm_request: hookToolSelectionRequestInputSchema() }),
+    output: () => ({
+      toolChoice: toolChoiceSchema()
         .optional()
         .describe('none > required > auto; allowlists intersect.'),
-    },
+    }),
     toPayload: (event) => ({
       llm_request: { ...toHookLLMRequest(event.request), tools: event.tools },
     }),

@@ -3,6 +3,7 @@
  * control, messages, and the top-level `decision` with its normalisation.
  */
 import { z } from 'zod';
+import { lazy } from './lazy.ts';
 
 /** The `decision` values hooks print: Gemini `allow`/`deny`, Claude Code `approve`/`block`. */
 export const RAW_HOOK_DECISIONS = ['allow', 'deny', 'block', 'approve'] as const;
@@ -17,7 +18,7 @@ function decisionMessage(value: unknown): string {
 }
 
 /** The zod shape of the fields every hook output may carry (beside `hookSpecificOutput`). */
-export const hookOutputCommonShape = {
+export const hookOutputCommonShape = lazy(() => ({
   continue: z.boolean().optional().describe('false stops the run; `stopReason` says why.'),
   stopReason: z.string().optional(),
   suppressOutput: z.boolean().optional(),
@@ -27,7 +28,7 @@ export const hookOutputCommonShape = {
     .optional()
     .describe('approve reads as allow, block as deny.'),
   reason: z.string().optional(),
-};
+}));
 
 /** `approve` → `allow`, `block` → `deny`; `allow`/`deny` unchanged. */
 export function normalizeDecision(decision: RawHookDecision): HookDecision {

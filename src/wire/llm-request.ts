@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { lazy } from './lazy.ts';
 import type { GenerationSettings, ModelRequest } from '../content/model.ts';
 import type { Message, ToolDeclaration } from '../content/blocks.ts';
 import { messageSchema, toolDeclarationSchema } from './content-schemas.ts';
@@ -34,38 +35,44 @@ export interface HookLLMRequestOverride {
   readonly settings?: GenerationSettings;
 }
 
-const requestShape = {
-  version: wireVersionSchema.optional(),
+const requestShape = lazy(() => ({
+  version: wireVersionSchema().optional(),
   model: z.string(),
-  contents: z.array(messageSchema),
-  tools: z.array(toolDeclarationSchema).optional(),
-  settings: generationSettingsSchema.optional(),
-};
+  contents: z.array(messageSchema()),
+  tools: z.array(toolDeclarationSchema()).optional(),
+  settings: generationSettingsSchema().optional(),
+}));
 
 /** A complete v2 request as a hook may write it (`version` optional). */
-export const hookLLMRequestSchema = z.strictObject(requestShape);
+export const hookLLMRequestSchema = lazy(() => z.strictObject(requestShape()));
 
 /** The v2 request exactly as hookwire sends it to hooks (`version: 2` present). */
-export const hookLLMRequestInputSchema = z.strictObject({
-  ...requestShape,
-  version: wireVersionSchema,
-});
+export const hookLLMRequestInputSchema = lazy(() =>
+  z.strictObject({
+    ...requestShape(),
+    version: wireVersionSchema(),
+  }),
+);
 
-/** The BeforeToolSelection request: as `hookLLMRequestInputSchema`, with `tools` present. */
-export const hookToolSelectionRequestInputSchema = z.strictObject({
-  ...requestShape,
-  version: wireVersionSchema,
-  tools: z.array(toolDeclarationSchema),
-});
+/** The BeforeToolSelection request: as `hookLLMRequestInputSchema()`, with `tools` present. */
+export const hookToolSelectionRequestInputSchema = lazy(() =>
+  z.strictObject({
+    ...requestShape(),
+    version: wireVersionSchema(),
+    tools: z.array(toolDeclarationSchema()),
+  }),
+);
 
 /** A hook's partial request override: every field optional. */
-export const hookLLMRequestOverrideSchema = z.strictObject({
-  version: wireVersionSchema.optional(),
-  model: z.string().optional(),
-  contents: z.array(messageSchema).optional(),
-  tools: z.array(toolDeclarationSchema).optional(),
-  settings: generationSettingsSchema.optional(),
-});
+export const hookLLMRequestOverrideSchema = lazy(() =>
+  z.strictObject({
+    version: wireVersionSchema().optional(),
+    model: z.string().optional(),
+    contents: z.array(messageSchema()).optional(),
+    tools: z.array(toolDeclarationSchema()).optional(),
+    settings: generationSettingsSchema().optional(),
+  }),
+);
 
 /**
  * Decodes a complete v2 request (`model` and `contents` required, `version` absent or 2). The
@@ -77,7 +84,7 @@ export function decodeHookLLMRequest(
   value: unknown,
   subject = 'llm_request',
 ): WireDecodeResult<DecodedHookLLMRequest> {
-  const parsed = hookLLMRequestSchema.safeParse(value);
+  const parsed = hookLLMRequestSchema().safeParse(value);
   if (!parsed.success) return failure(subject, toWireIssues(parsed.error, value));
   return { ok: true, value: value as DecodedHookLLMRequest };
 }
@@ -87,7 +94,7 @@ export function decodeHookLLMRequestOverride(
   value: unknown,
   subject = 'llm_request',
 ): WireDecodeResult<HookLLMRequestOverride> {
-  const parsed = hookLLMRequestOverrideSchema.safeParse(value);
+  const parsed = hookLLMRequestOverrideSchema().safeParse(value);
   if (!parsed.success) return failure(subject, toWireIssues(parsed.error, value));
   return { ok: true, value: value as HookLLMRequestOverride };
 }

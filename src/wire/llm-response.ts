@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { lazy } from './lazy.ts';
 import type { Message, Usage } from '../content/blocks.ts';
 import type { FinishReason } from '../content/finish-reason.ts';
 import type { ModelResponse } from '../content/model.ts';
@@ -25,22 +26,24 @@ export interface HookLLMResponse {
  */
 export type HookLLMResponseOverride = Omit<HookLLMResponse, 'version'> & { readonly version?: 2 };
 
-const responseShape = {
-  version: wireVersionSchema.optional(),
-  content: messageSchema,
-  finishReason: finishReasonSchema.optional(),
+const responseShape = lazy(() => ({
+  version: wireVersionSchema().optional(),
+  content: messageSchema(),
+  finishReason: finishReasonSchema().optional(),
   rawStopReason: z.string().optional(),
-  usage: usageSchema.optional(),
-};
+  usage: usageSchema().optional(),
+}));
 
 /** A v2 response as a hook may write it (`version` optional). */
-export const hookLLMResponseSchema = z.strictObject(responseShape);
+export const hookLLMResponseSchema = lazy(() => z.strictObject(responseShape()));
 
 /** The v2 response exactly as hookwire sends it to hooks (`version: 2` present). */
-export const hookLLMResponseInputSchema = z.strictObject({
-  ...responseShape,
-  version: wireVersionSchema,
-});
+export const hookLLMResponseInputSchema = lazy(() =>
+  z.strictObject({
+    ...responseShape(),
+    version: wireVersionSchema(),
+  }),
+);
 
 /**
  * Decodes a v2 response (`content` required, `version` absent or 2, `finishReason` canonical).
@@ -51,7 +54,7 @@ export function decodeHookLLMResponse(
   value: unknown,
   subject = 'llm_response',
 ): WireDecodeResult<HookLLMResponseOverride> {
-  const parsed = hookLLMResponseSchema.safeParse(value);
+  const parsed = hookLLMResponseSchema().safeParse(value);
   if (!parsed.success) return failure(subject, toWireIssues(parsed.error, value));
   return { ok: true, value: value as HookLLMResponseOverride };
 }

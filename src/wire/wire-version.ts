@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { lazy } from './lazy.ts';
 
 /** The version of the hook wire this library speaks. */
 export const WIRE_VERSION = 2;
@@ -11,6 +12,8 @@ function versionMessage(value: unknown): string {
 }
 
 /** `version: 2`, or absent on what a hook returns (a decoder reads it as 2). */
-export const wireVersionSchema = z.literal(WIRE_VERSION, {
-  error: (issue) => versionMessage(issue.input),
-});
+export const wireVersionSchema = lazy(() =>
+  z.literal(WIRE_VERSION, {
+    error: (issue) => versionMessage(issue.input),
+  }),
+);

@@ -7,7 +7,7 @@
  * is skipped and says so.
  */
 import { existsSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
@@ -100,5 +100,75 @@ describe.skipIf(!built)(`the built command (${manifest.bin.hookwire})`, () => {
     });
     expect(traced.code).toBe(0);
     expect(await readFile(out, 'utf8')).toContain('<html');
+  });
+
+  describe('loads what a run uses, on first use', () => {
+    // Written into the process by --require: at exit, which of the costly modules it loaded.
+    const REPORTER = `
+      const { writeFileSync } = require('node:fs');
+      process.on('exit', () => {
+        const builtins = ['crypto', 'child_process'].filter((name) =>
+          process.moduleLoadList.includes('NativeModule ' + name));
+        const zod = Object.keys(require.cache).some((file) => file.endsWith('zod.cjs'));
+        writeFileSync(process.env.LOADED_REPORT, JSON.stringify({ builtins, zod }));
+      });
+    `;
+    async function loadedBy(
+      args: readonly string[],
+      sandbox: Awaited<ReturnType<typeof createSandbox>>,
+    ) {
+      const reporter = join(sandbox.root, 'reporter.cjs');
+      const report = join(sandbox.root, 'loaded.json');
+      await writeFile(reporter, REPORTER);
+      const outcome = await runCli(args, {
+        main: BIN,
+        cwd: sandbox.project,
+        env: { ...sandbox.env, NODE_OPTIONS: `--require ${reporter}`, LOADED_REPORT: report },
+      });
+      return { outcome, loaded: JSON.parse(await readFile(report, 'utf8')) as unknown };
+    }
+
+    it('a run no hook answers loads neither zod nor node:crypto nor node:child_process', async () => {
+      const sandbox = await createSandbox();
+      const script = await writeScript(join(sandbox.root, 'model.jsonl'), [say('done')]);
+      const { outcome, loaded } = await loadedBy(
+        ['run', 'hi', '--model', `scripted:${script}`],
+        sandbox,
+      );
+      expect(outcome).toMatchObject({ code: 0, stdout: 'done\n' });
+      expect(loaded).toEqual({ builtins: [], zod: false });
+    });
+
+    it('zod loads when a schema is needed, and its errors read as from the sources', async () => {
+      const sandbox = await createSandbox();
+      const settings = await writeJson(join(sandbox.root, 'settings.json'), {
+        hooks: { PreToolUse: [{ hooks: [{ type: 'command', command: 'true', timeout: 'soon' }] }] },
+      });
+      const { outcome, loaded } = await loadedBy(
+        ['hooks', 'validate', '--settings', settings],
+        sandbox,
+      );
+      expect(outcome.code).not.toBe(0);
+      expect(outcome.stderr).toContain(settings);
+      expect(outcome.stderr).toMatch(/timeout/);
+      expect(loaded).toMatchObject({ zod: true });
+    });
+
+    it('spawns through node:child_process loaded on the first shell call', async () => {
+      const sandbox = await createSandbox();
+      const script = await writeScript(join(sandbox.root, 'model.jsonl'), [
+        callTool('c1', 'shell', { command: 'echo lazily > out.txt' }),
+        say('done'),
+      ]);
+      const { outcome, loaded } = await loadedBy(
+        ['run', 'go', '--model', `scripted:${script}`],
+        sandbox,
+      );
+      expect(outcome).toMatchObject({ code: 0, stdout: 'done\n' });
+      expect(await readFile(join(sandbox.project, 'out.txt'), 'utf8')).toBe('lazily\n');
+      expect(loaded).toMatchObject({
+        builtins: expect.arrayContaining(['child_process']) as unknown,
+      });
+    });
   });
 });

@@ -4,10 +4,10 @@ import { contentBlockSchema, finishReasonSchema, usageSchema } from '../../wire/
 import { ScriptError, type ScriptedTurn } from './scripted-model.ts';
 
 const scriptedTurnSchema = z.strictObject({
-  blocks: z.array(contentBlockSchema),
-  finishReason: finishReasonSchema.nullable(),
+  blocks: z.array(contentBlockSchema()),
+  finishReason: finishReasonSchema().nullable(),
   rawStopReason: z.string().optional(),
-  usage: usageSchema.optional(),
+  usage: usageSchema().optional(),
   delayMs: z.number().int().nonnegative().optional(),
 });
 

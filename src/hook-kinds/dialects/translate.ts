@@ -5,7 +5,11 @@
  */
 import { homedir } from 'node:os';
 import { resolve } from 'node:path';
-import { externalSide, type CombinedOutcome, type HookEventName } from '../../events/index.ts';
+import {
+  hookSpecificOutputShapes,
+  type CombinedOutcome,
+  type HookEventName,
+} from '../../events/index.ts';
 import { findMatchingRule, parsePermissionRule } from '../../hooks/permissions/index.ts';
 import { isJsonObject } from '../../wire/json-object.ts';
 import { hookOutputCommonShape } from '../../wire/hook-decision.ts';
@@ -166,7 +170,7 @@ export function foreignOutcome(
     : combined;
 }
 
-const COMMON_FIELDS = new Set([...Object.keys(hookOutputCommonShape), 'hookSpecificOutput']);
+const COMMON_FIELDS = new Set([...Object.keys(hookOutputCommonShape()), 'hookSpecificOutput']);
 
 /**
  * A dialect hook's JSON answer made decodable by hookwire's strict output schema: fields
@@ -186,7 +190,7 @@ export function normalizeForeignAnswer(
   }
   const specific = out['hookSpecificOutput'];
   if (isJsonObject(specific)) {
-    const known = new Set([...Object.keys(externalSide(event).output), 'hookEventName']);
+    const known = new Set([...Object.keys(hookSpecificOutputShapes[event]), 'hookEventName']);
     const kept: Record<string, unknown> = {};
     for (const [key, member] of Object.entries(specific)) {
       if (key === 'permissionDecision' && member === 'defer') continue;
