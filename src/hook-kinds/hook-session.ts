@@ -21,11 +21,8 @@ import type { CommandHookOptions } from './command/command-hook.ts';
 import { HookKindStates } from './hook-kind.ts';
 import type { HookRunRecord } from './command/hook-run.ts';
 import type { HookProcessOptions } from './command/run-hook-group.ts';
-import {
-  createCommandRunner,
-  type CommandRunner,
-  type CommandRunnerOptions,
-} from './command/runner/index.ts';
+import type { CommandRunner, CommandRunnerOptions } from './command/runner/index.ts';
+import { deferredRunner } from './command/runner/deferred-runner.ts';
 import { loadSettings } from './settings/load-settings.ts';
 import type { McpConnections, StartMcpServersOptions } from './mcp/mcp-connections.ts';
 import { openClaudeEnvFile, wantsClaudeEnvFile } from './dialects/claude-env-file.ts';
@@ -204,11 +201,14 @@ export async function openHookSession(options: HookSessionOptions): Promise<Hook
   const disposers: (() => unknown)[] = [];
   // The helper starts with the session only when the settings have hooks, whose first run must
   // not wait for it; otherwise on first use (a shell tool call), so a session that spawns nothing
-  // starts nothing.
-  const runner = createCommandRunner({
+  // starts nothing, and does not even load the spawn machinery.
+  const runnerOptions: CommandRunnerOptions = {
     ...(options.runnerMode === undefined ? {} : { mode: options.runnerMode }),
-    start: hasHooks(settings) ? 'eager' : 'lazy',
-  });
+    start: 'eager',
+  };
+  const loadRunner = async (): Promise<CommandRunner> =>
+    (await import('./command/runner/create-command-runner.ts')).createCommandRunner(runnerOptions);
+  const runner = hasHooks(settings) ? await loadRunner() : deferredRunner(loadRunner);
   disposers.push(() => runner.close());
   // The kinds (and the wire's schemas) load only when the settings have hooks.
   const opened = hasHooks(settings)

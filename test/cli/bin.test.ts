@@ -106,13 +106,23 @@ describe.skipIf(!built)(`the built command (${manifest.bin.hookwire})`, () => {
     // Written into the process by --require: at exit, which of the costly modules it loaded.
     const REPORTER = `
       const { writeFileSync } = require('node:fs');
+      const files = [];
+      require('node:module').registerHooks({
+        load(url, context, next) {
+          files.push(url.slice(url.lastIndexOf('/') + 1));
+          return next(url, context);
+        },
+      });
       process.on('exit', () => {
         const builtins = ['crypto', 'child_process'].filter((name) =>
           process.moduleLoadList.includes('NativeModule ' + name));
-        const zod = Object.keys(require.cache).some((file) => file.endsWith('zod.cjs'));
-        writeFileSync(process.env.LOADED_REPORT, JSON.stringify({ builtins, zod }));
+        const zod = files.includes('zod.cjs');
+        // The spawn machinery: the helper runner and the supervisor of a hook's process.
+        const runner = files.some((file) => /^(helper-runner|supervise-command)-/.test(file));
+        writeFileSync(process.env.LOADED_REPORT, JSON.stringify({ builtins, zod, runner }));
       });
     `;
+
     async function loadedBy(
       args: readonly string[],
       sandbox: Awaited<ReturnType<typeof createSandbox>>,
@@ -128,7 +138,7 @@ describe.skipIf(!built)(`the built command (${manifest.bin.hookwire})`, () => {
       return { outcome, loaded: JSON.parse(await readFile(report, 'utf8')) as unknown };
     }
 
-    it('a run no hook answers loads neither zod nor node:crypto nor node:child_process', async () => {
+    it('a run no hook answers loads neither zod, node:crypto, node:child_process nor the spawn machinery', async () => {
       const sandbox = await createSandbox();
       const script = await writeScript(join(sandbox.root, 'model.jsonl'), [say('done')]);
       const { outcome, loaded } = await loadedBy(
@@ -136,7 +146,7 @@ describe.skipIf(!built)(`the built command (${manifest.bin.hookwire})`, () => {
         sandbox,
       );
       expect(outcome).toMatchObject({ code: 0, stdout: 'done\n' });
-      expect(loaded).toEqual({ builtins: [], zod: false });
+      expect(loaded).toEqual({ builtins: [], zod: false, runner: false });
     });
 
     it('zod loads when a schema is needed, and its errors read as from the sources', async () => {

@@ -1,10 +1,10 @@
+import { deferredRunner } from '../../hook-kinds/command/runner/deferred-runner.ts';
 import {
-  createHelperRunner,
   DEFAULT_KILL_GRACE_MS,
   DEFAULT_MAX_OUTPUT_BYTES,
   type CommandResult,
   type CommandRunner,
-} from '../../hook-kinds/command/runner/index.ts';
+} from '../../hook-kinds/command/runner/command-runner.ts';
 import {
   confineCommand,
   credentialVariables,
@@ -128,7 +128,10 @@ export function shellTool(options: ShellToolOptions = {}): Tool {
       const { command, timeout } = args as ShellArguments;
       // Clamped as well as declared: a caller that skipped validation still gets a bounded run.
       const timeoutSeconds = Math.min(timeout ?? defaultTimeoutSeconds, maxTimeoutSeconds);
-      runner ??= createHelperRunner({ start: 'lazy' });
+      // Its module loads with the first call: a run that never spawns never loads it.
+      runner ??= deferredRunner(async () =>
+        (await import('../../hook-kinds/command/runner/helper-runner.ts')).createHelperRunner(),
+      );
       const scrub = options.environment?.scrub ?? true;
       const given = new Set(Object.keys(options.env ?? {}));
       const unsetEnv = scrub
