@@ -1,19 +1,9 @@
 /**
- * The command line once the Node.js version is known to be supported (see `main.ts`): quiet on a
- * closed stdout, then the program of `program.ts`.
+ * The command line once the Node.js version is known to be supported (see `main.ts`): the
+ * program of `program.ts`. Standard output goes through `output/stdout.ts`, which also ends
+ * hookwire quietly (141) when stdout's reader goes away (`hookwire … | head -1`).
  */
 import { createProgram } from './program.ts';
-
-/** Exit status when stdout's reader went away: what a shell reports for a process killed by SIGPIPE. */
-export const EXIT_BROKEN_PIPE = 141;
-
-// `hookwire … | head -1`: once the reader closes the pipe, writes fail with EPIPE. Like every
-// command-line tool, stop quietly then (Node ignores SIGPIPE, so without this handler the
-// failed write would surface as an unhandled 'error' event with a stack trace).
-process.stdout.on('error', (error: NodeJS.ErrnoException) => {
-  if (error.code === 'EPIPE') process.exit(EXIT_BROKEN_PIPE);
-  throw error;
-});
 
 // The command is kept alive until it settles: the work it awaits may wait only on handles that
 // do not keep Node's event loop running (the closing-hook budget's `AbortSignal.timeout`, an idle

@@ -8,6 +8,7 @@ import type { TraceCommandOptions } from './commands/trace.ts';
 import type { RunCommandOptions } from './commands/run.ts';
 import type { CompactCommandOptions } from './commands/compact.ts';
 import { packageVersion } from './package-version.ts';
+import { writeStdout } from './output/stdout.ts';
 import { reportError } from './report-error.ts';
 import { collectRepeated } from './collect-repeated.ts';
 import type { SettingsCommandOptions } from './settings-options.ts';
@@ -59,7 +60,9 @@ export function createProgram(): Command {
       'The hook engine for LLM agents: run an agent headless, or inspect and fire its command hooks.',
     )
     .version(packageVersion(), '-V, --version', 'print the hookwire version')
-    .showHelpAfterError('(run "hookwire help" or "hookwire <command> --help" for usage)');
+    .showHelpAfterError('(run "hookwire help" or "hookwire <command> --help" for usage)')
+    // Help and the version go out as every other output does (see output/stdout.ts).
+    .configureOutput({ writeOut: writeStdout });
 
   program
     .command('run')

@@ -1,3 +1,4 @@
+import { writeStdout } from '../output/stdout.ts';
 import { createAgent, type Session } from '../../loop/index.ts';
 import { resolveModel } from '../model-spec.ts';
 import {
@@ -58,7 +59,7 @@ export async function compactCommand(
       process.stderr.write(`hookwire: session ${sessionId} was not compacted: ${outcome.reason}\n`);
       return 1;
     }
-    process.stdout.write(`${outcome.summary}\n`);
+    writeStdout(`${outcome.summary}\n`);
     process.stderr.write(
       `hookwire: compacted ${outcome.summarizedMessages} message(s) of session ${sessionId} into a summary (about ${outcome.tokensBefore} → ${outcome.tokensAfter} tokens); continue with hookwire run --resume ${sessionId}\n`,
     );

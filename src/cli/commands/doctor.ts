@@ -1,3 +1,4 @@
+import { writeStdout } from '../output/stdout.ts';
 import { describeContainment } from '../../hook-kinds/command/runner/containment-report.ts';
 import { packageVersion } from '../package-version.ts';
 
@@ -19,7 +20,7 @@ export function doctorCommand(options: DoctorOptions): Promise<number> {
     containment,
   };
   if (options.json === true) {
-    process.stdout.write(JSON.stringify(report, null, 2) + '\n');
+    writeStdout(JSON.stringify(report, null, 2) + '\n');
     return Promise.resolve(0);
   }
   const lines = [
@@ -28,6 +29,6 @@ export function doctorCommand(options: DoctorOptions): Promise<number> {
     `containment: ${containment.escapees}${containment.subreaper ? ', subreaper' : ''}, helper outlives hookwire`,
     ...containment.guarantees.map((line) => `  - ${line}`),
   ];
-  process.stdout.write(lines.join('\n') + '\n');
+  writeStdout(lines.join('\n') + '\n');
   return Promise.resolve(0);
 }

@@ -1,3 +1,4 @@
+import { writeStdout } from '../output/stdout.ts';
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { fireCommandHooks } from '../../hook-kinds/command/index.ts';
@@ -75,7 +76,7 @@ export async function hooksFireCommand(event: string, options: HooksFireOptions)
       kinds: session.kinds,
       confinement: { passEnvironment: session.settings.passEnvironment },
     });
-    process.stdout.write(JSON.stringify(result, null, 2) + '\n');
+    writeStdout(JSON.stringify(result, null, 2) + '\n');
     return 0;
   } finally {
     await session.close();

@@ -1,3 +1,4 @@
+import { writeStdout } from '../output/stdout.ts';
 import { writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { importGroups, readDialectFiles } from '../../hook-kinds/dialects/import-settings.ts';
@@ -48,7 +49,7 @@ export async function hooksImportCommand(options: HooksImportOptions): Promise<n
     );
   for (const line of [...read.warnings, ...imported.notes])
     process.stderr.write(`hookwire: not imported: ${line}\n`);
-  if (target === undefined) process.stdout.write(text);
+  if (target === undefined) writeStdout(text);
   else {
     try {
       await writeFile(target, text, { flag: 'wx' });

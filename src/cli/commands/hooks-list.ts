@@ -1,3 +1,4 @@
+import { writeStdout } from '../output/stdout.ts';
 import { listEffectiveHooks } from '../../hook-kinds/settings/index.ts';
 import { formatHooksTable } from '../output/hooks-table.ts';
 import {
@@ -22,7 +23,7 @@ export async function hooksListCommand(options: HooksListOptions): Promise<numbe
   const settings = await loadCommandSettings(options);
   printSettingsWarnings(settings);
   const rows = listEffectiveHooks(settings);
-  process.stdout.write(
+  writeStdout(
     options.json === true
       ? JSON.stringify(rows, null, 2) + '\n'
       : formatHooksTable(rows, settings.files),

@@ -1,3 +1,4 @@
+import { writeStdout } from '../output/stdout.ts';
 import { CliError } from '../cli-error.ts';
 import { projectDirOf } from '../settings-options.ts';
 import { formatHookStats, hookStats } from '../telemetry/hook-stats.ts';
@@ -37,7 +38,7 @@ export async function hooksStatsCommand(
   for (const session of sessions)
     for (const warning of session.warnings) process.stderr.write(`hookwire: ${warning}\n`);
   const report = hookStats(sessions);
-  process.stdout.write(
+  writeStdout(
     options.json === true ? `${JSON.stringify(report, null, 2)}\n` : formatHookStats(report),
   );
   return 0;

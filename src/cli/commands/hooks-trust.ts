@@ -1,3 +1,4 @@
+import { writeStdout } from '../output/stdout.ts';
 import { relative } from 'node:path';
 import {
   listEffectiveHooks,
@@ -106,11 +107,11 @@ export async function hooksTrustCommand(options: HooksTrustOptions): Promise<num
   const project = await projectKey(projectDirOf(options));
   const candidates = await untrustedCandidates(options, project);
   if (candidates.length === 0) {
-    process.stdout.write(`Nothing to trust: every hook of ${project} is trusted or your own.\n`);
+    writeStdout(`Nothing to trust: every hook of ${project} is trusted or your own.\n`);
     return 0;
   }
   const count = `${candidates.length} ${candidates.length === 1 ? 'entry' : 'entries'}`;
-  process.stdout.write(
+  writeStdout(
     `Not trusted in ${project} (they run with your permissions once trusted):\n${candidates.map((candidate) => candidate.line).join('\n')}\n`,
   );
   if (options.yes !== true) {
@@ -120,7 +121,7 @@ export async function hooksTrustCommand(options: HooksTrustOptions): Promise<num
       );
     }
     if (!(await confirm(`Trust these ${count}? [y/N] `))) {
-      process.stdout.write('Nothing was trusted.\n');
+      writeStdout('Nothing was trusted.\n');
       return 1;
     }
   }
@@ -129,7 +130,7 @@ export async function hooksTrustCommand(options: HooksTrustOptions): Promise<num
     ...hooks,
     ...Object.fromEntries(candidates.map((candidate) => [candidate.fingerprint, candidate.entry])),
   }));
-  process.stdout.write(`Trusted ${count} for ${project} (recorded in ${file}).\n`);
+  writeStdout(`Trusted ${count} for ${project} (recorded in ${file}).\n`);
   return 0;
 }
 
@@ -145,7 +146,7 @@ export async function hooksUntrustCommand(options: SettingsCommandOptions): Prom
     removed = Object.keys(hooks).length;
     return {};
   });
-  process.stdout.write(
+  writeStdout(
     removed === 0
       ? `Nothing was trusted for ${project}.\n`
       : `Untrusted ${removed} ${removed === 1 ? 'entry' : 'entries'} for ${project}.\n`,

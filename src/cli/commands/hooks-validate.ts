@@ -1,3 +1,4 @@
+import { writeStdout } from '../output/stdout.ts';
 import { listEffectiveHooks } from '../../hook-kinds/settings/index.ts';
 import {
   loadCommandSettings,
@@ -20,7 +21,7 @@ export async function hooksValidateCommand(options: SettingsCommandOptions): Pro
   printSettingsWarnings(settings);
   const hooks = listEffectiveHooks(settings).length;
   const files = settings.files.filter((file) => file.status === 'loaded').length;
-  process.stdout.write(
+  writeStdout(
     `${plural(hooks, 'hook')} in ${plural(files, 'file')} ${hooks === 1 ? 'is' : 'are'} valid\n`,
   );
   return 0;

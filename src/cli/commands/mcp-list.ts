@@ -1,3 +1,4 @@
+import { writeStdout } from '../output/stdout.ts';
 import { relative } from 'node:path';
 import type { McpServerStatus } from '../../hook-kinds/mcp/mcp-connections.ts';
 import { packageVersion } from '../package-version.ts';
@@ -55,9 +56,9 @@ export async function mcpListCommand(options: McpListOptions): Promise<number> {
       })),
     ];
     if (options.json === true) {
-      process.stdout.write(`${JSON.stringify(rows, null, 2)}\n`);
+      writeStdout(`${JSON.stringify(rows, null, 2)}\n`);
     } else if (rows.length === 0) {
-      process.stdout.write(
+      writeStdout(
         'No MCP servers configured (add "mcpServers" to .hookwire/settings.json or a project .mcp.json).\n',
       );
     } else {
@@ -81,7 +82,7 @@ export async function mcpListCommand(options: McpListOptions): Promise<number> {
             `  - ${tool.name}${tool.description === undefined ? '' : `: ${tool.description.split('\n')[0] ?? ''}`}`,
           );
       }
-      process.stdout.write(`${lines.join('\n')}\n`);
+      writeStdout(`${lines.join('\n')}\n`);
     }
     const notice = untrustedNotice(settings, options);
     if (notice !== undefined) process.stderr.write(`${notice}\n`);

@@ -1,3 +1,4 @@
+import { writeStdout } from '../output/stdout.ts';
 import { writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { projectDirOf } from '../settings-options.ts';
@@ -27,14 +28,14 @@ export async function traceCommand(
   const model = traceModel(session.sessionId, session.records, session.agents);
   const html = renderTraceHtml(model);
   if (options.out === '-') {
-    process.stdout.write(html);
+    writeStdout(html);
     return 0;
   }
   const file = resolve(options.out ?? `${session.sessionId}.trace.html`);
   await writeFile(file, html);
   const denials = model.decisions.deny + model.decisions.stop;
   const failures = model.problems.filter((run) => run.problem === 'failure').length;
-  process.stdout.write(
+  writeStdout(
     `Wrote ${file}: ${model.steps.filter((step) => step.call !== undefined).length} model calls, ${model.hookRunCount} hook runs (${denials} denials or stops, ${failures} failures). Open it in a browser.\n`,
   );
   return 0;

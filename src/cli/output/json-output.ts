@@ -1,3 +1,4 @@
+import { writeStdout } from './stdout.ts';
 import { toResultObject } from './result-object.ts';
 import { writeReport } from './stderr-reports.ts';
 import type { RunOutput } from './run-output.ts';
@@ -13,7 +14,7 @@ export function jsonOutput(): RunOutput {
     },
     hookRun() {},
     finish(result) {
-      process.stdout.write(JSON.stringify(toResultObject(result)) + '\n');
+      writeStdout(JSON.stringify(toResultObject(result)) + '\n');
     },
   };
 }

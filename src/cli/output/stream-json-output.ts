@@ -1,3 +1,4 @@
+import { writeStdout } from './stdout.ts';
 import { jsonValueDepthExceeds } from '../../wire/index.ts';
 import { toResultObject } from './result-object.ts';
 import type { RunOutput } from './run-output.ts';
@@ -17,7 +18,7 @@ function writeLine(value: { readonly type: string }): void {
         unprintable: `this ${value.type} event nests deeper than ${MAX_PRINTED_DEPTH} levels and is not printed`,
       }
     : value;
-  process.stdout.write(JSON.stringify(line, replaceErrors) + '\n');
+  writeStdout(JSON.stringify(line, replaceErrors) + '\n');
 }
 
 /**

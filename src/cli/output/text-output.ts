@@ -1,3 +1,4 @@
+import { writeStdout } from './stdout.ts';
 import { writeEnding, writeReport } from './stderr-reports.ts';
 import type { RunOutput } from './run-output.ts';
 
@@ -13,7 +14,7 @@ export function textOutput(): RunOutput {
     hookRun() {},
     finish(result) {
       if (result.result !== '') {
-        process.stdout.write(result.result.endsWith('\n') ? result.result : `${result.result}\n`);
+        writeStdout(result.result.endsWith('\n') ? result.result : `${result.result}\n`);
       }
       writeEnding(result);
     },
