@@ -20,7 +20,9 @@ function runChild(
       if (stderr.includes('queued')) child.stdout.resume();
     });
     child.on('error', reject);
-    child.on('close', (code) => resolve({ stdout: Buffer.concat(chunks), stderr, code }));
+    child.on('close', (code) => {
+      resolve({ stdout: Buffer.concat(chunks), stderr, code });
+    });
   });
 }
 
@@ -41,7 +43,9 @@ describe('writeStdout', () => {
     const lines = stdout.toString().split('\n');
     expect(lines.pop()).toBe('');
     expect(lines).toHaveLength(20000);
-    lines.forEach((line, index) => expect(line).toBe(`${index} ${'x'.repeat(200)}`));
+    lines.forEach((line, index) => {
+      expect(line).toBe(`${index} ${'x'.repeat(200)}`);
+    });
   });
 
   it('does not build process.stdout for a plain write', async () => {
