@@ -184,7 +184,7 @@ const zodMembers = [];
 for (const file of await readdir(join(root, 'dist'), { recursive: true })) {
   if (!file.endsWith('.js') || file.startsWith('bin')) continue;
   const code = await readFile(join(root, 'dist', file), 'utf8');
-  for (const [, member] of code.matchAll(/\bz\.([A-Za-z_$][\w$]*)/g))
+  for (const [, member] of code.matchAll(/\bz\s*\.\s*([A-Za-z_$][\w$]*)/g))
     if (!zodMembers.includes(member)) zodMembers.push(member);
 }
 zodMembers.sort();

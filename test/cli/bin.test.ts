@@ -164,6 +164,27 @@ describe.skipIf(!built)(`the built command (${manifest.bin.hookwire})`, () => {
       expect(loaded).toMatchObject({ zod: true });
     });
 
+    it('hooks fire checks a payload against its event schema built from zod.cjs', async () => {
+      const sandbox = await createSandbox();
+      const settings = await writeJson(join(sandbox.root, 'settings.json'), {
+        hooks: { PreToolUse: [{ hooks: [{ type: 'command', command: 'true' }] }] },
+      });
+      const payload = { tool_name: 'shell', tool_input: { command: 'ls' }, tool_call_id: 'call_1' };
+      const fire = (input: unknown) =>
+        runCli(['hooks', 'fire', 'PreToolUse', '--settings', settings, '--input', '-'], {
+          main: BIN,
+          cwd: sandbox.project,
+          env: sandbox.env,
+          input: JSON.stringify(input),
+        });
+      const fired = await fire(payload);
+      expect(fired.stderr).toBe('');
+      expect(JSON.parse(fired.stdout)).toMatchObject({ event: 'PreToolUse', decision: 'allow' });
+      const refused = await fire({ ...payload, tool_input: 'ls' });
+      expect(refused.code).not.toBe(0);
+      expect(refused.stderr).toMatch(/tool_input/);
+    });
+
     it('spawns through node:child_process loaded on the first shell call', async () => {
       const sandbox = await createSandbox();
       const script = await writeScript(join(sandbox.root, 'model.jsonl'), [
