@@ -34,13 +34,13 @@ export function checkPermission(
     call,
     run.session.info.cwd,
     {
-      permissionRequest: (event) =>
+      permissionRequest: async (event) =>
         run.fire(
           'permissionRequest',
           () => event,
           (action) => (action.kind === 'deny' ? { kind: 'deny', reason: action.message } : action),
         ),
-      notification: (event) => run.fire('notification', () => event),
+      notification: async (event) => run.fire('notification', () => event),
     },
     validate,
   );
