@@ -39,6 +39,7 @@ import {
 } from './transcript.ts';
 import type { AgentPermissions } from './permission-step.ts';
 import { subagentConfig, withAgentTool, type SubagentOptions } from './subagent.ts';
+import { isoTime } from './timestamp.ts';
 
 /** Options of `createAgent`. */
 export interface AgentOptions {
@@ -264,7 +265,7 @@ export function createAgent(options: AgentOptions): Agent {
           pendingReports,
           span,
         };
-        const time = new Date().toISOString();
+        const time = isoTime();
         transcript.append({
           type: 'session-start',
           version: TRANSCRIPT_VERSION,

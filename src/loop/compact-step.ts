@@ -25,6 +25,7 @@ import {
   summarizationRequest,
 } from './compaction.ts';
 import type { RunState, TurnEnd, TurnState } from './run-state.ts';
+import { isoTime } from './timestamp.ts';
 
 /** What a compaction came to. */
 export type CompactionOutcome =
@@ -50,17 +51,20 @@ export function nextRequestTokens(run: RunState): number {
 
 /**
  * Compacts when the next request would exceed `maxContextTokens`; `undefined` to go on with the
- * model call, or how the turn ends (a PreCompact `stop`).
+ * model call, or how the turn ends (a PreCompact `stop`). Within budget it answers `undefined`
+ * at once, not a promise (checked before every model call).
  */
-export async function compactIfNeeded(
+export function compactIfNeeded(
   run: RunState,
   turn: TurnState,
-): Promise<TurnEnd | undefined> {
+): Promise<TurnEnd | undefined> | undefined {
   const budget = run.config.maxContextTokens;
   if (budget === undefined) return undefined;
   const tokens = nextRequestTokens(run);
   if (tokens <= budget) return undefined;
-  return compactionEnd(run, await compactHistory(run, turn, 'auto', undefined, tokens));
+  return compactHistory(run, turn, 'auto', undefined, tokens).then((outcome) =>
+    compactionEnd(run, outcome),
+  );
 }
 
 /**
@@ -142,7 +146,7 @@ export async function compactHistory(
     tokensBefore,
     tokensAfter,
     history,
-    time: new Date().toISOString(),
+    time: isoTime(),
   });
   session.transcript.commit();
   run.emit({

@@ -34,6 +34,7 @@ import {
   type TurnState,
 } from './run-state.ts';
 import { enforceToolChoice, withToolChoice } from './tool-choice.ts';
+import { isoTime } from './timestamp.ts';
 
 /** What one model call leads to. */
 export type ModelStepOutcome =
@@ -138,7 +139,7 @@ function finishModelCall(
     ...(end.usage === undefined ? {} : { usage: end.usage }),
     ...(end.reason === undefined ? {} : { reason: end.reason }),
     durationMs: Date.now() - startTime,
-    time: new Date(startTime).toISOString(),
+    time: isoTime(startTime),
   });
   const span = run.modelCallSpan;
   if (span !== undefined) {
@@ -166,7 +167,8 @@ async function modelStep(run: RunState, turn: TurnState): Promise<ModelStepOutco
 
   let patch: RequestPatch | undefined;
   let synthetic: ModelResponse | undefined;
-  const beforeCall = await run.fire('completionCall', () => ({
+  // An event no hook observes fires as `undefined`, with no await (see `RunState.fire`).
+  const firedBeforeCall = run.fire('completionCall', () => ({
     prompt: promptView(),
     history: historyView(),
     modelCall,
@@ -174,6 +176,7 @@ async function modelStep(run: RunState, turn: TurnState): Promise<ModelStepOutco
     turn: modelCall,
     request,
   }));
+  const beforeCall = firedBeforeCall && (await firedBeforeCall);
   if (beforeCall !== undefined) {
     const action = beforeCall;
     switch (action.kind) {
@@ -196,11 +199,12 @@ async function modelStep(run: RunState, turn: TurnState): Promise<ModelStepOutco
   const tools = request.tools;
   if (synthetic === undefined && tools !== undefined && tools.length > 0) {
     const offered = request;
-    const action = await run.fire('toolSelection', () => ({
+    const firedSelection = run.fire('toolSelection', () => ({
       request: offered,
       tools,
       toolChoice: offered.settings?.toolChoice,
     }));
+    const action = firedSelection && (await firedSelection);
     if (action?.kind === 'choose') request = withToolChoice(request, action.toolChoice);
   }
   request = enforceToolChoice(request);
@@ -235,15 +239,16 @@ async function modelStep(run: RunState, turn: TurnState): Promise<ModelStepOutco
     if (called.kind === 'end') return called;
     response = called.response;
     const answered = response;
-    const observer = run.streaming
-      ? await run.fire('streamFinish', () => ({ prompt: promptView(), response: answered }))
-      : await run.fire('completionResponse', () => ({
+    const firedObserver = run.streaming
+      ? run.fire('streamFinish', () => ({ prompt: promptView(), response: answered }))
+      : run.fire('completionResponse', () => ({
           prompt: promptView(),
           response: answered,
           usage: answered.usage,
           messageId: answered.id,
           raw: answered.raw,
         }));
+    const observer = firedObserver && (await firedObserver);
     if (observer?.kind === 'stop') return stopped(observer.reason, true);
   }
 
@@ -252,7 +257,7 @@ async function modelStep(run: RunState, turn: TurnState): Promise<ModelStepOutco
 
   const accepted = response;
   const sent = request;
-  const turnFinished = await run.fire('modelTurnFinished', () => ({
+  const firedTurnFinished = run.fire('modelTurnFinished', () => ({
     modelCall,
     // eslint-disable-next-line @typescript-eslint/no-deprecated -- the first release's name, still filled in
     turn: modelCall,
@@ -265,6 +270,7 @@ async function modelStep(run: RunState, turn: TurnState): Promise<ModelStepOutco
     messageId: accepted.id,
     raw: accepted.raw,
   }));
+  const turnFinished = firedTurnFinished && (await firedTurnFinished);
   if (turnFinished !== undefined) {
     const action = turnFinished;
     switch (action.kind) {
@@ -414,12 +420,13 @@ async function callBlocking(
     return modelFailure(run, error);
   }
   const received = response;
-  const action = await run.fire('modelOutput', () => ({
+  const firedOutput = run.fire('modelOutput', () => ({
     request,
     response: received,
     isChunk: false,
     isTerminal: true,
   }));
+  const action = firedOutput && (await firedOutput);
   if (action !== undefined) {
     const ended = outputEnds(action);
     if (ended !== undefined) return ended;

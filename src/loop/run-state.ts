@@ -29,6 +29,7 @@ import type { TranscriptRecord, TranscriptWriter } from './transcript.ts';
 import type { ObservedHookRun } from '../events/observed-hook-run.ts';
 import { traceHookRun } from './run-telemetry.ts';
 import type { LoopSpan, LoopTracer } from './tracer.ts';
+import { isoTime } from './timestamp.ts';
 
 /** The agent's options with every default applied. */
 export interface AgentConfig {
@@ -98,7 +99,7 @@ export function recordSessionHookRun(
     turn: 0,
     modelCall: 0,
     run: observed,
-    time: new Date(observed.startTime).toISOString(),
+    time: isoTime(observed.startTime),
   });
   if (config.tracer !== undefined && session.span !== undefined)
     traceHookRun(config.tracer, session.span, observed);
@@ -282,7 +283,7 @@ export class RunState {
       turn: this.currentTurn,
       modelCall: this.budget.used,
       run: observed,
-      time: new Date(observed.startTime).toISOString(),
+      time: isoTime(observed.startTime),
     });
     const tracer = this.config.tracer;
     if (tracer === undefined) return;
@@ -320,14 +321,14 @@ export class RunState {
       type: 'message',
       turn: this.currentTurn,
       message,
-      time: new Date().toISOString(),
+      time: isoTime(),
     });
   }
 
   /** Surfaces a hook message or warning: on the event stream and in the transcript. */
   report(report: HookReport): void {
     this.emit({ type: 'hook-report', report });
-    this.record({ type: 'hook-report', report, time: new Date().toISOString() });
+    this.record({ type: 'hook-report', report, time: isoTime() });
   }
 
   /** Reports a dispatched hook event and its combined outcome on the event stream. */
@@ -427,24 +428,46 @@ export class RunState {
    */
   settle<T>(value: Awaitable<T>): Promise<T> {
     if (!isPromiseLike(value)) return Promise.resolve(value);
-    const signal = this.signal;
-    if (signal.aborted) return Promise.reject(new CancelledError(this.cancelReason()));
+    if (this.signal.aborted) return Promise.reject(new CancelledError(this.cancelReason()));
     return new Promise<T>((resolve, reject) => {
       const onAbort = (): void => {
         reject(new CancelledError(this.cancelReason()));
       };
-      signal.addEventListener('abort', onAbort, { once: true });
+      const waiters = this.#cancelWaiters();
+      waiters.add(onAbort);
       value.then(
         (result) => {
-          signal.removeEventListener('abort', onAbort);
+          waiters.delete(onAbort);
           resolve(result);
         },
         (error: unknown) => {
-          signal.removeEventListener('abort', onAbort);
+          waiters.delete(onAbort);
           reject(error instanceof Error ? error : new Error(String(error)));
         },
       );
     });
+  }
+
+  #waiters: Set<() => void> | undefined;
+
+  /**
+   * What `settle` rejects when the run is cancelled: one `abort` listener for the run, added on
+   * first use, instead of one added and removed per settled answer (an `EventTarget` listener
+   * costs microseconds each way, and every tool call and hook answer is settled).
+   */
+  #cancelWaiters(): Set<() => void> {
+    if (this.#waiters !== undefined) return this.#waiters;
+    const waiters = new Set<() => void>();
+    this.#waiters = waiters;
+    this.signal.addEventListener(
+      'abort',
+      () => {
+        for (const waiter of [...waiters]) waiter();
+        waiters.clear();
+      },
+      { once: true },
+    );
+    return waiters;
   }
 
   /**

@@ -20,6 +20,7 @@ import { runTurn } from './turn-runner.ts';
 import { activeTracer } from './tracer.ts';
 import { compactHistory, nextRequestTokens, type CompactionOutcome } from './compact-step.ts';
 import type { Message } from '../content/index.ts';
+import { isoTime } from './timestamp.ts';
 
 /** Options of `Session.compact`. */
 export interface CompactOptions {
@@ -39,7 +40,7 @@ export interface RunOptions {
   readonly streaming?: boolean;
 }
 
-const now = (): string => new Date().toISOString();
+const now = (): string => isoTime();
 
 /**
  * One conversation. `run` starts a run (one at a time); `enqueue` submits a prompt while a run is

@@ -34,6 +34,7 @@ import { CancelledError } from './loop-error.ts';
 import { RunState, type AgentConfig, type SessionState } from './run-state.ts';
 import { TranscriptWriter, TRANSCRIPT_VERSION } from './transcript.ts';
 import { runTurn } from './turn-runner.ts';
+import { isoTime } from './timestamp.ts';
 
 /** The name of the built-in subagent tool. */
 export const AGENT_TOOL_NAME = 'agent';
@@ -210,7 +211,7 @@ export async function runSubagent(
     pendingReports: [],
     span: undefined,
   };
-  const time = new Date().toISOString();
+  const time = isoTime();
   transcript.append({
     type: 'session-start',
     version: TRANSCRIPT_VERSION,
@@ -250,7 +251,7 @@ export async function runSubagent(
       agentId,
       status: end.status,
       ...(end.reason === undefined ? {} : { reason: end.reason }),
-      time: new Date().toISOString(),
+      time: isoTime(),
     });
     parent.emit({
       type: 'subagent-end',
@@ -267,7 +268,7 @@ export async function runSubagent(
       `the subagent ${type.name} (${agentId}) ended ${end.status}: ${end.reason ?? 'no reason given'}`,
     );
   } finally {
-    transcript.append({ type: 'session-end', reason: 'subagent', time: new Date().toISOString() });
+    transcript.append({ type: 'session-end', reason: 'subagent', time: isoTime() });
     await transcript.close();
     child.detach();
   }

@@ -28,6 +28,7 @@ import type { LoopSpan } from './tracer.ts';
 import { ToolRegistry } from './tool-registry.ts';
 import { checkPermission } from './permission-step.ts';
 import { isSubagentTool, runSubagent } from './subagent.ts';
+import { isoTime } from './timestamp.ts';
 
 type Plan =
   | { readonly kind: 'run'; readonly call: ToolCallBlock; readonly args: unknown }
@@ -202,7 +203,7 @@ export async function runToolStep(
               ...(outcome.additionalContext === undefined
                 ? {}
                 : { additionalContext: outcome.additionalContext }),
-              time: new Date().toISOString(),
+              time: isoTime(),
             });
             run.session.transcript.commit();
             return outcome;
@@ -357,7 +358,7 @@ async function executeCall(run: RunState, plan: Plan): Promise<CallOutcome> {
       status,
       ...(error === undefined ? {} : { error }),
       durationMs: Date.now() - startTime,
-      time: new Date(startTime).toISOString(),
+      time: isoTime(startTime),
     });
     if (span !== undefined) {
       run.toolSpans.delete(id);
@@ -388,7 +389,8 @@ async function executeCallBody(run: RunState, plan: Plan): Promise<CallOutcome> 
       originalArgs: args,
       ...fields,
     };
-    const action = await run.fire('toolCall', () => event);
+    const fired = run.fire('toolCall', () => event);
+    const action = fired && (await fired);
     if (action !== undefined) {
       // The final action says whether the arguments were rewritten (a skip/stop carries them).
       args = toolCallResolution(action, event).args;
@@ -463,7 +465,7 @@ async function executeCallBody(run: RunState, plan: Plan): Promise<CallOutcome> 
           ? { type: 'tool_response', callId: call.id, toolName: call.name, result }
           : { type: 'tool_response', callId: call.id, toolName: call.name, result: null, error },
       reviewed: false,
-      time: new Date().toISOString(),
+      time: isoTime(),
     });
     run.session.transcript.commit();
   }
@@ -518,7 +520,7 @@ async function afterTool(
   skipped: boolean,
   stop: string | undefined,
 ): Promise<CallOutcome> {
-  const action = await run.fire('toolResult', () => ({
+  const fired = run.fire('toolResult', () => ({
     toolName: call.name,
     toolCallId: call.id,
     args,
@@ -530,6 +532,7 @@ async function afterTool(
     skipped,
     ...toolEventFields(run, call.name),
   }));
+  const action = fired && (await fired);
   if (action === undefined) return { block, args, skipped, additionalContext: undefined, stop };
   if (action.kind === 'stop')
     return { block, args, skipped, additionalContext: undefined, stop: stop ?? action.reason };

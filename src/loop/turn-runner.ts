@@ -23,8 +23,9 @@ import { runModelStep } from './model-step.ts';
 import { endTurnSpan, startTurnSpan } from './run-telemetry.ts';
 import type { RunState, TurnEnd, TurnState } from './run-state.ts';
 import { runToolStep } from './tool-step.ts';
+import { isoTime } from './timestamp.ts';
 
-const now = (): string => new Date().toISOString();
+const now = (): string => isoTime();
 
 /** Runs the turn that `prompt` opens and fires its terminal event. */
 export async function runTurn(run: RunState, prompt: string): Promise<TurnEnd> {
@@ -137,7 +138,8 @@ async function runTurnBody(run: RunState, turn: TurnState): Promise<TurnEnd> {
       turn.pendingContinuation = undefined;
       turn.stopCompleted = false;
     }
-    const compacted = await compactIfNeeded(run, turn);
+    const compacting = compactIfNeeded(run, turn);
+    const compacted = compacting && (await compacting);
     if (compacted !== undefined) return compacted;
     const step = await runModelStep(run, turn);
     if (step.kind === 'retry') continue;
