@@ -114,6 +114,9 @@ const builtins = {
     return { id: PREFIX + source, moduleSideEffects: false };
   },
   load(id) {
+    // The version is known at build time: the bundle does not read package.json to print it.
+    if (id.replaceAll('\\', '/').endsWith('/dist/cli/package-version.js'))
+      return `export function packageVersion() { return ${JSON.stringify(pkg.version)}; }`;
     if (id === ZOD_ID)
       return [
         `import { createRequire } from 'node:module';`,

@@ -54,16 +54,7 @@ const NO_DIALECTS_HELP =
  * Each action sets `process.exitCode` (see each command for its statuses) rather than exiting, so
  * output is flushed and the session is closed before the process ends.
  */
-export function createProgram(): Command {
-  const program = new Command('hookwire')
-    .description(
-      'The hook engine for LLM agents: run an agent headless, or inspect and fire its command hooks.',
-    )
-    .version(packageVersion(), '-V, --version', 'print the hookwire version')
-    .showHelpAfterError('(run "hookwire help" or "hookwire <command> --help" for usage)')
-    // Help and the version go out as every other output does (see output/stdout.ts).
-    .configureOutput({ writeOut: writeStdout });
-
+function addRun(program: Command): void {
   program
     .command('run')
     .description('Run an agent on a prompt; command hooks from the settings layers steer it.')
@@ -154,7 +145,9 @@ export function createProgram(): Command {
         return runCommand(prompt, options);
       }),
     );
+}
 
+function addHooks(program: Command): void {
   const hooks = program
     .command('hooks')
     .description('Inspect, validate and fire the command hooks of the settings layers.');
@@ -260,6 +253,27 @@ export function createProgram(): Command {
       }),
     );
 
+  hooks
+    .command('stats')
+    .description(
+      'Per hook: runs, decisions, failures, timeouts and latency (median, p95, max) across past sessions.',
+    )
+    .argument('[session-id...]', "the sessions to read (default: the project's most recent ones)")
+    .option('--last <n>', 'how many recent sessions to read when no id is given (default 20)')
+    .option(
+      '--cwd <dir>',
+      'the project directory whose .hookwire/sessions are read (default: the working directory)',
+    )
+    .option('--json', 'print the report as one JSON object')
+    .action(
+      action(async (sessionIds: string[], options: HooksStatsOptions) => {
+        const { hooksStatsCommand } = await import('./commands/hooks-stats.ts');
+        return hooksStatsCommand(sessionIds, options);
+      }),
+    );
+}
+
+function addMcp(program: Command): void {
   const mcp = program
     .command('mcp')
     .description('Inspect the MCP servers of the settings layers and the project .mcp.json.');
@@ -282,7 +296,9 @@ export function createProgram(): Command {
         return mcpListCommand(options);
       }),
     );
+}
 
+function addDoctor(program: Command): void {
   program
     .command('doctor')
     .description(
@@ -295,26 +311,9 @@ export function createProgram(): Command {
         return doctorCommand(options);
       }),
     );
+}
 
-  hooks
-    .command('stats')
-    .description(
-      'Per hook: runs, decisions, failures, timeouts and latency (median, p95, max) across past sessions.',
-    )
-    .argument('[session-id...]', "the sessions to read (default: the project's most recent ones)")
-    .option('--last <n>', 'how many recent sessions to read when no id is given (default 20)')
-    .option(
-      '--cwd <dir>',
-      'the project directory whose .hookwire/sessions are read (default: the working directory)',
-    )
-    .option('--json', 'print the report as one JSON object')
-    .action(
-      action(async (sessionIds: string[], options: HooksStatsOptions) => {
-        const { hooksStatsCommand } = await import('./commands/hooks-stats.ts');
-        return hooksStatsCommand(sessionIds, options);
-      }),
-    );
-
+function addTrace(program: Command): void {
   program
     .command('trace')
     .description(
@@ -338,7 +337,9 @@ export function createProgram(): Command {
         return traceCommand(sessionId, options);
       }),
     );
+}
 
+function addCompact(program: Command): void {
   program
     .command('compact')
     .description(
@@ -357,6 +358,32 @@ export function createProgram(): Command {
         return compactCommand(sessionId, options);
       }),
     );
+}
 
+/** The top-level commands in the order help lists them. */
+const COMMANDS: readonly (readonly [string, (program: Command) => void])[] = [
+  ['run', addRun],
+  ['hooks', addHooks],
+  ['mcp', addMcp],
+  ['doctor', addDoctor],
+  ['trace', addTrace],
+  ['compact', addCompact],
+];
+
+export function createProgram(argv: readonly string[] = process.argv): Command {
+  const program = new Command('hookwire')
+    .description(
+      'The hook engine for LLM agents: run an agent headless, or inspect and fire its command hooks.',
+    )
+    .version(packageVersion(), '-V, --version', 'print the hookwire version')
+    .showHelpAfterError('(run "hookwire help" or "hookwire <command> --help" for usage)')
+    // Help and the version go out as every other output does (see output/stdout.ts).
+    .configureOutput({ writeOut: writeStdout });
+
+  // Only the command being run is built when the first argument names one (building every
+  // command's options is a few milliseconds of each start); help, the version and anything
+  // unknown (which commander answers with the closest name) get them all.
+  const named = COMMANDS.find(([name]) => name === argv[2]);
+  for (const [, add] of named === undefined ? COMMANDS : [named]) add(program);
   return program;
 }
