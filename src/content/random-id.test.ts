@@ -16,8 +16,10 @@ describe('randomUUID', () => {
 
   it('uses every hex digit at every free position (the bytes are random, not a counter)', () => {
     const seen = Array.from({ length: 32 }, () => new Set<string>());
-    for (let i = 0; i < 2000; i++)
-      [...randomUUID().replaceAll('-', '')].forEach((digit, at) => seen[at]?.add(digit));
+    for (let i = 0; i < 2000; i++) {
+      const hex = randomUUID().replaceAll('-', '');
+      for (let at = 0; at < hex.length; at++) seen[at]?.add(hex.charAt(at));
+    }
     seen.forEach((digits, at) => {
       if (at === 12) expect([...digits]).toEqual(['4']);
       else if (at === 16) expect([...digits].sort()).toEqual(['8', '9', 'a', 'b']);
@@ -47,7 +49,9 @@ describe('randomBytes and randomHex', () => {
 describe('where /dev/urandom cannot be read', () => {
   // Scripts run from files: `node -e` itself loads node:crypto.
   const directory = mkdtempSync(join(tmpdir(), 'hookwire-random-id-'));
-  afterAll(() => rmSync(directory, { recursive: true, force: true }));
+  afterAll(() => {
+    rmSync(directory, { recursive: true, force: true });
+  });
   const runScript = (name: string, script: string) => {
     const file = join(directory, name);
     writeFileSync(file, script);

@@ -11,10 +11,11 @@
  */
 import { closeSync, openSync, readSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import type * as NodeCrypto from 'node:crypto';
 
 /** `node:crypto`, loaded only where `/dev/urandom` cannot be read. */
-function crypto(): typeof import('node:crypto') {
-  return createRequire(import.meta.url)('node:crypto') as typeof import('node:crypto');
+function crypto(): typeof NodeCrypto {
+  return createRequire(import.meta.url)('node:crypto') as typeof NodeCrypto;
 }
 
 const POOL_SIZE = 512;

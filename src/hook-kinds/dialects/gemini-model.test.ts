@@ -3,6 +3,7 @@ import type { Message, ModelRequest, ModelResponse } from '../../content/index.t
 import type { CombinedOutcome } from '../../events/index.ts';
 import { toHookLLMRequest, toHookLLMResponse } from '../../wire/index.ts';
 import { alignGeminiOutcome, geminiModelAnswer, geminiModelPayload } from './gemini-model.ts';
+import { GEMINI_FINISH_REASONS } from '../../content/gemini-finish-reasons.ts';
 
 const human = (text: string): Message => ({ speaker: 'human', blocks: [{ type: 'text', text }] });
 const call: Message = {
@@ -153,6 +154,32 @@ describe('Gemini model hooks: BeforeModel answers laid over the request', () => 
           rawStopReason: 'STOP',
         },
       },
+    });
+  });
+});
+
+describe('Gemini model hooks: finish reasons read as the Google provider reads them', () => {
+  it.each([
+    ['STOP', 'stop'],
+    ['MAX_TOKENS', 'max_tokens'],
+    ['CONTINUATION', 'max_tokens'],
+    ['IMAGE_SAFETY', 'safety'],
+    ['MALFORMED_FUNCTION_CALL', 'error'],
+    ['LANGUAGE', 'other'],
+    ['A_FUTURE_REASON', 'other'],
+  ])('%s → %s, with the raw word kept', (raw, canonical) => {
+    const answer = geminiModelAnswer('BeforeModel', {
+      hookSpecificOutput: {
+        llm_response: { candidates: [{ content: { parts: ['x'] }, finishReason: raw }] },
+      },
+    }) as { hookSpecificOutput: { llm_response: Record<string, unknown> } };
+    expect(answer.hookSpecificOutput.llm_response).toMatchObject({
+      finishReason: canonical,
+      rawStopReason: raw,
+    });
+    expect(GEMINI_FINISH_REASONS.map(raw)).toEqual({
+      finishReason: canonical,
+      rawStopReason: raw,
     });
   });
 });

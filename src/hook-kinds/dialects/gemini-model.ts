@@ -37,6 +37,7 @@ import type { CombinedOutcome, HookEventName } from '../../events/index.ts';
 import type { HookLLMRequestOverride, HookLLMResponseOverride } from '../../wire/index.ts';
 import { isJsonObject } from '../../wire/json-object.ts';
 import { foreignToolName, hookwireToolName } from './vocabulary.ts';
+import { GEMINI_FINISH_REASONS } from '../../content/gemini-finish-reasons.ts';
 
 type Fields = Readonly<Record<string, unknown>>;
 
@@ -76,16 +77,6 @@ const TO_GEMINI_FINISH: Readonly<Record<FinishReason, string>> = {
   refusal: 'SAFETY',
   error: 'OTHER',
   other: 'OTHER',
-};
-const FROM_GEMINI_FINISH: Readonly<Record<string, FinishReason>> = {
-  STOP: 'stop',
-  MAX_TOKENS: 'max_tokens',
-  SAFETY: 'safety',
-  RECITATION: 'safety',
-  BLOCKLIST: 'safety',
-  PROHIBITED_CONTENT: 'safety',
-  SPII: 'safety',
-  OTHER: 'other',
 };
 
 function roleOf(speaker: Speaker): 'user' | 'model' {
@@ -264,10 +255,9 @@ function responseOverride(value: Readonly<Record<string, unknown>>): Record<stri
     else if (isJsonObject(part) && typeof part['text'] === 'string') texts.push(part['text']);
   if (texts.length === 0 && typeof value['text'] === 'string') texts.push(value['text']);
   const raw = candidate['finishReason'];
-  const finish = typeof raw === 'string' ? (FROM_GEMINI_FINISH[raw] ?? 'other') : undefined;
   return {
     content: { speaker: 'ai', blocks: texts.map((text) => ({ type: 'text', text })) },
-    ...(finish === undefined ? {} : { finishReason: finish, rawStopReason: raw }),
+    ...(typeof raw === 'string' ? GEMINI_FINISH_REASONS.map(raw) : {}),
   };
 }
 

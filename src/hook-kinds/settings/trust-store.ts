@@ -126,10 +126,7 @@ export async function updateTrustStore(
   if (Object.keys(hooks).length > 0) projects[project] = { hooks };
   const next: TrustStore = { version: 1, projects };
   await mkdir(dirname(file), { recursive: true, mode: 0o700 });
-  const temporary = join(
-    dirname(file),
-    `.trusted-hooks.${process.pid}.${randomHex(6)}.tmp`,
-  );
+  const temporary = join(dirname(file), `.trusted-hooks.${process.pid}.${randomHex(6)}.tmp`);
   try {
     await writeFile(temporary, JSON.stringify(next, null, 2) + '\n', { flag: 'wx', mode: 0o600 });
     await rename(temporary, file);
