@@ -1,5 +1,5 @@
 import { writeStdout } from '../output/stdout.ts';
-import { listEffectiveHooks } from '../../hook-kinds/settings/index.ts';
+import { listEffectiveHooks } from '../../hook-kinds/settings/list-effective-hooks.ts';
 import {
   loadCommandSettings,
   printSettingsWarnings,
