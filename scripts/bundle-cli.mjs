@@ -99,7 +99,8 @@ function standIn(load, target = '{}') {
           `  },`,
         ]
       : [
-          `  construct: (_, args, newTarget) => Reflect.construct(${load}, args, newTarget === _ ? ${load} : newTarget),`,
+          // new.target is the proxy (or a subclass): its prototype read goes to the real class's.
+          `  construct: (_, args, newTarget) => Reflect.construct(${load}, args, newTarget),`,
           `  apply: (_, self, args) => Reflect.apply(${load}, self, args),`,
         ]),
     `})`,

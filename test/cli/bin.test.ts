@@ -67,6 +67,34 @@ describe.skipIf(!built)(`the built command (${manifest.bin.hookwire})`, () => {
     },
   );
 
+  it('hands a 2 MiB payload to a hook whole (written into its stdin through a lazily loaded net.Socket)', async () => {
+    const sandbox = await createSandbox();
+    const log = join(sandbox.root, 'hook.jsonl');
+    const logger = await writeHookScript(sandbox.root, 'logger.mjs', LOGGER_HOOK, [log]);
+    const settings = await writeJson(
+      join(sandbox.root, 'settings.json'),
+      settingsWith({ PreToolUse: [logger] }),
+    );
+    const big = 'x'.repeat(2 * 1024 * 1024);
+    const fired = await runCli(
+      ['hooks', 'fire', 'PreToolUse', '--settings', settings, '--input', '-'],
+      {
+        main: BIN,
+        cwd: sandbox.project,
+        env: sandbox.env,
+        input: JSON.stringify({
+          tool_name: 'shell',
+          tool_input: { command: big },
+          tool_call_id: 'c1',
+        }),
+      },
+    );
+    expect(fired.stderr).toBe('');
+    expect(JSON.parse(fired.stdout)).toMatchObject({ decision: 'allow' });
+    const [entry] = await readLog(log);
+    expect((entry?.['tool_input'] as { command: string }).command).toBe(big);
+  });
+
   it('doctor finds the native spawn helper where the build put it', async () => {
     const outcome = await runCli(['doctor', '--json'], { main: BIN });
     expect(outcome.code).toBe(0);
