@@ -177,6 +177,14 @@ describe.skipIf(!built)(`the built command (${manifest.bin.hookwire})`, () => {
       expect(loaded).toEqual({ builtins: [], zod: false, runner: false });
     });
 
+    it('hooks list with no settings file loads neither zod nor the spawn machinery', async () => {
+      const sandbox = await createSandbox();
+      const { outcome, loaded } = await loadedBy(['hooks', 'list'], sandbox);
+      expect(outcome).toMatchObject({ code: 0 });
+      expect(outcome.stdout).toContain('No hooks configured.');
+      expect(loaded).toEqual({ builtins: [], zod: false, runner: false });
+    });
+
     it('zod loads when a schema is needed, and its errors read as from the sources', async () => {
       const sandbox = await createSandbox();
       const settings = await writeJson(join(sandbox.root, 'settings.json'), {

@@ -3,6 +3,7 @@
  * as JSON on stdin, answering by exit status and stdout (see `hook-run.ts`).
  */
 import { z } from 'zod';
+import { lazy } from '../../wire/lazy.ts';
 import type { HookKind } from '../hook-kind.ts';
 import { defaultHookName } from '../settings/default-hook-name.ts';
 import type { CommandHookConfig } from '../settings/hook-config.ts';
@@ -36,42 +37,47 @@ function confineHookCommand(hook: CommandHookConfig, request: HookRunRequest): s
 }
 
 /** One external hook: a shell command run with the event's payload on stdin. */
-export const commandHookSchema = z
-  .strictObject({
-    type: z
-      .literal('command')
-      .meta({ description: 'The kind of hook. Only "command" is supported.' }),
-    command: z.string().regex(/\S/).meta({
-      description: 'The shell command to run. Receives the event payload as JSON on stdin.',
-    }),
-    timeout: timeoutSchema.optional(),
-    if: z.string().optional().meta({
-      description:
-        'Tool events only: a permission rule ("shell(rm *)", "write_file(src/**)", "read_file(.env)"); the hook runs only for the calls it covers (as Claude Code\'s "if").',
-    }),
-    name: z.string().regex(/\S/).optional().meta({
-      description:
-        'A name shown in listings and logs. Defaults to the command (first 40 characters).',
-    }),
-    description: z.string().optional().meta({ description: "A note on the hook's purpose." }),
-    failClosed: z.boolean().optional().meta({
-      description:
-        'true for a guard: if the hook crashes, times out or answers badly, the guarded action is denied. Default false (fail open with a warning).',
-    }),
-    environment: z.enum(['inherit', 'scrubbed']).optional().meta({
-      description:
-        'The environment the hook process gets. "inherit" (default): hookwire\'s own, as a trusted program of yours. "scrubbed": without credentials (variables named like *_API_KEY, *_TOKEN, *_SECRET*, *_PASSWORD*, AWS_SECRET_ACCESS_KEY, AWS_SESSION_TOKEN), as the model\'s shell tool gets it; passEnvironment names the ones to keep.',
-    }),
-    sandbox: z.boolean().optional().meta({
-      description:
-        'true: run the hook under bubblewrap (bwrap) like the shell tool under --sandbox: the project and added directories writable, the rest read-only, a private /tmp, no network unless --sandbox-network. Default false.',
-    }),
-  })
-  .meta({ id: 'SettingsCommandHook', description: 'A command hook.' });
+export const commandHookSchema = lazy(() =>
+  z
+    .strictObject({
+      type: z
+        .literal('command')
+        .meta({ description: 'The kind of hook. Only "command" is supported.' }),
+      command: z.string().regex(/\S/).meta({
+        description: 'The shell command to run. Receives the event payload as JSON on stdin.',
+      }),
+      timeout: timeoutSchema().optional(),
+      if: z.string().optional().meta({
+        description:
+          'Tool events only: a permission rule ("shell(rm *)", "write_file(src/**)", "read_file(.env)"); the hook runs only for the calls it covers (as Claude Code\'s "if").',
+      }),
+      name: z.string().regex(/\S/).optional().meta({
+        description:
+          'A name shown in listings and logs. Defaults to the command (first 40 characters).',
+      }),
+      description: z.string().optional().meta({ description: "A note on the hook's purpose." }),
+      failClosed: z.boolean().optional().meta({
+        description:
+          'true for a guard: if the hook crashes, times out or answers badly, the guarded action is denied. Default false (fail open with a warning).',
+      }),
+      environment: z.enum(['inherit', 'scrubbed']).optional().meta({
+        description:
+          'The environment the hook process gets. "inherit" (default): hookwire\'s own, as a trusted program of yours. "scrubbed": without credentials (variables named like *_API_KEY, *_TOKEN, *_SECRET*, *_PASSWORD*, AWS_SECRET_ACCESS_KEY, AWS_SESSION_TOKEN), as the model\'s shell tool gets it; passEnvironment names the ones to keep.',
+      }),
+      sandbox: z.boolean().optional().meta({
+        description:
+          'true: run the hook under bubblewrap (bwrap) like the shell tool under --sandbox: the project and added directories writable, the rest read-only, a private /tmp, no network unless --sandbox-network. Default false.',
+      }),
+    })
+    .meta({ id: 'SettingsCommandHook', description: 'A command hook.' }),
+);
 
 export const commandKind: HookKind<CommandHookConfig> = {
   type: 'command',
-  schema: commandHookSchema,
+  // Built on first read: a run that validates no settings file builds no schema.
+  get schema() {
+    return commandHookSchema();
+  },
   parse(entry, common) {
     const command = typeof entry['command'] === 'string' ? entry['command'] : '';
     return {

@@ -13,6 +13,7 @@ import {
 import { findMatchingRule, parsePermissionRule } from '../../hooks/permissions/index.ts';
 import { isJsonObject } from '../../wire/json-object.ts';
 import { hookOutputCommonShape } from '../../wire/hook-decision.ts';
+import { lazy } from '../../wire/lazy.ts';
 import {
   alignGeminiOutcome,
   GEMINI_MODEL_EVENTS,
@@ -170,7 +171,10 @@ export function foreignOutcome(
     : combined;
 }
 
-const COMMON_FIELDS = new Set([...Object.keys(hookOutputCommonShape()), 'hookSpecificOutput']);
+// Built on first use: reading the shape builds zod schemas, which a run no dialect hook answers never needs.
+const commonFields = lazy(
+  () => new Set([...Object.keys(hookOutputCommonShape()), 'hookSpecificOutput']),
+);
 
 /**
  * A dialect hook's JSON answer made decodable by hookwire's strict output schema: fields
@@ -185,7 +189,7 @@ export function normalizeForeignAnswer(
   const notes: string[] = [];
   const out: Record<string, unknown> = {};
   for (const [key, member] of Object.entries(value)) {
-    if (COMMON_FIELDS.has(key)) out[key] = member;
+    if (commonFields().has(key)) out[key] = member;
     else notes.push(`ignored the answer field "${key}" (hookwire does not implement it)`);
   }
   const specific = out['hookSpecificOutput'];

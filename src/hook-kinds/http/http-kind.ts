@@ -7,6 +7,7 @@
  * the first run (the runner's code loads only then).
  */
 import { z } from 'zod';
+import { lazy } from '../../wire/lazy.ts';
 import type { HookConfigBase, HookKind, HookKindRunner } from '../hook-kind.ts';
 import { interpretExecution } from '../command/hook-run.ts';
 import { commonHookFields } from '../settings/common-hook-fields.ts';
@@ -26,35 +27,40 @@ export interface HttpHookConfig extends HookConfigBase {
 export type HttpHookRunner = HookKindRunner<HttpHookConfig>;
 
 /** One http hook: the event's payload POSTed as JSON to a URL. */
-export const httpHookSchema = z
-  .strictObject({
-    type: z.literal('http').meta({
-      description:
-        "POSTs the event payload as JSON to url; a 2xx body is read as a command hook's stdout JSON (empty: no opinion). Non-2xx statuses, redirects (never followed), connection errors and the deadline are a failed hook.",
-    }),
-    url: z
-      .string()
-      .regex(/^https?:\/\/[^\s/?#]+\S*$/)
-      .meta({ description: 'The http:// or https:// URL to POST to.' }),
-    headers: z.record(z.string(), z.string()).optional().meta({
-      description:
-        'Request headers. Values may reference $VAR or ${VAR}, expanded only for variables listed in allowedEnvVars (any other reference expands to "").',
-    }),
-    allowedEnvVars: z
-      .array(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/))
-      .optional()
-      .meta({
-        description: 'The environment variables header values may expand.',
+export const httpHookSchema = lazy(() =>
+  z
+    .strictObject({
+      type: z.literal('http').meta({
+        description:
+          "POSTs the event payload as JSON to url; a 2xx body is read as a command hook's stdout JSON (empty: no opinion). Non-2xx statuses, redirects (never followed), connection errors and the deadline are a failed hook.",
       }),
-    ...commonHookFields('the url (first 40 characters)'),
-  })
-  .meta({ id: 'SettingsHttpHook', description: 'An http hook.' });
+      url: z
+        .string()
+        .regex(/^https?:\/\/[^\s/?#]+\S*$/)
+        .meta({ description: 'The http:// or https:// URL to POST to.' }),
+      headers: z.record(z.string(), z.string()).optional().meta({
+        description:
+          'Request headers. Values may reference $VAR or ${VAR}, expanded only for variables listed in allowedEnvVars (any other reference expands to "").',
+      }),
+      allowedEnvVars: z
+        .array(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/))
+        .optional()
+        .meta({
+          description: 'The environment variables header values may expand.',
+        }),
+      ...commonHookFields('the url (first 40 characters)'),
+    })
+    .meta({ id: 'SettingsHttpHook', description: 'An http hook.' }),
+);
 
 let defaultRunner: Promise<HttpHookRunner> | undefined;
 
 export const httpKind: HookKind<HttpHookConfig, HttpHookRunner> = {
   type: 'http',
-  schema: httpHookSchema,
+  // Built on first read: a run that validates no settings file builds no schema.
+  get schema() {
+    return httpHookSchema();
+  },
   parse(entry, common) {
     const url = typeof entry['url'] === 'string' ? entry['url'] : '';
     const headers = entry['headers'];

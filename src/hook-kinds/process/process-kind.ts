@@ -7,6 +7,7 @@
  * SessionStart and stops every process after SessionEnd; closing the session kills them all.
  */
 import { z } from 'zod';
+import { lazy } from '../../wire/lazy.ts';
 import type { HookConfigBase, HookKind } from '../hook-kind.ts';
 import { failureAnswer } from '../hook-kind.ts';
 import { interpretExecution } from '../command/hook-run.ts';
@@ -27,30 +28,36 @@ export interface ProcessHookConfig extends HookConfigBase {
 }
 
 /** One long-lived hook process answering JSON-RPC 2.0 requests, one JSON message per line. */
-export const processHookSchema = z
-  .strictObject({
-    type: z.literal('process').meta({
+export const processHookSchema = lazy(() =>
+  z
+    .strictObject({
+      type: z.literal('process').meta({
+        description:
+          'A long-lived process answering every event as a JSON-RPC 2.0 request on stdin ({"jsonrpc":"2.0","id":N,"method":"hook","params":PAYLOAD}, one per line) with one response line on stdout whose "result" is what a command hook may print.',
+      }),
+      command: z.string().regex(/\S/).meta({
+        description:
+          'The shell command that starts the process (run by /bin/sh -c in the project).',
+      }),
+      start: z.enum(['first-use', 'session']).optional().meta({
+        description:
+          '"first-use" (default): started by the first event it answers. "session": started at SessionStart, before it is needed.',
+      }),
+      ...commonHookFields('the command (first 40 characters)'),
+    })
+    .meta({
+      id: 'SettingsProcessHook',
       description:
-        'A long-lived process answering every event as a JSON-RPC 2.0 request on stdin ({"jsonrpc":"2.0","id":N,"method":"hook","params":PAYLOAD}, one per line) with one response line on stdout whose "result" is what a command hook may print.',
+        'A process hook: one process per hook definition serves every event (timeout is the deadline of each request; a process that dies, hangs or writes garbage is restarted with backoff).',
     }),
-    command: z.string().regex(/\S/).meta({
-      description: 'The shell command that starts the process (run by /bin/sh -c in the project).',
-    }),
-    start: z.enum(['first-use', 'session']).optional().meta({
-      description:
-        '"first-use" (default): started by the first event it answers. "session": started at SessionStart, before it is needed.',
-    }),
-    ...commonHookFields('the command (first 40 characters)'),
-  })
-  .meta({
-    id: 'SettingsProcessHook',
-    description:
-      'A process hook: one process per hook definition serves every event (timeout is the deadline of each request; a process that dies, hangs or writes garbage is restarted with backoff).',
-  });
+);
 
 export const processKind: HookKind<ProcessHookConfig, ProcessHookRunner> = {
   type: 'process',
-  schema: processHookSchema,
+  // Built on first read: a run that validates no settings file builds no schema.
+  get schema() {
+    return processHookSchema();
+  },
   parse(entry, common) {
     const command = typeof entry['command'] === 'string' ? entry['command'] : '';
     return {

@@ -5,6 +5,7 @@
  * makes every prompt hook a failed hook (a warning, or a denial when it fails closed).
  */
 import { z } from 'zod';
+import { lazy } from '../../wire/lazy.ts';
 import type { HookConfigBase, HookKind, HookKindRunner } from '../hook-kind.ts';
 import { failureAnswer } from '../hook-kind.ts';
 import { interpretExecution } from '../command/hook-run.ts';
@@ -24,27 +25,32 @@ export interface PromptHookConfig extends HookConfigBase {
 export type PromptHookRunner = HookKindRunner<PromptHookConfig>;
 
 /** One prompt hook: a model judges the event. */
-export const promptHookSchema = z
-  .strictObject({
-    type: z.literal('prompt').meta({
-      description:
-        'A model judges the event and answers {"ok": boolean, "reason"?: string}; not ok denies (or blocks a Stop) with the reason.',
-    }),
-    prompt: z.string().regex(/\S/).meta({
-      description:
-        'The instruction to the judging model; $ARGUMENTS is replaced by the event payload JSON (appended when absent).',
-    }),
-    model: z.string().regex(/\S/).optional().meta({
-      description:
-        "The judging model: a model id on the run's provider, or PROVIDER:MODEL. Default the run's model.",
-    }),
-    ...commonHookFields('the prompt (first 40 characters)'),
-  })
-  .meta({ id: 'SettingsPromptHook', description: 'A prompt hook.' });
+export const promptHookSchema = lazy(() =>
+  z
+    .strictObject({
+      type: z.literal('prompt').meta({
+        description:
+          'A model judges the event and answers {"ok": boolean, "reason"?: string}; not ok denies (or blocks a Stop) with the reason.',
+      }),
+      prompt: z.string().regex(/\S/).meta({
+        description:
+          'The instruction to the judging model; $ARGUMENTS is replaced by the event payload JSON (appended when absent).',
+      }),
+      model: z.string().regex(/\S/).optional().meta({
+        description:
+          "The judging model: a model id on the run's provider, or PROVIDER:MODEL. Default the run's model.",
+      }),
+      ...commonHookFields('the prompt (first 40 characters)'),
+    })
+    .meta({ id: 'SettingsPromptHook', description: 'A prompt hook.' }),
+);
 
 export const promptKind: HookKind<PromptHookConfig, PromptHookRunner | undefined> = {
   type: 'prompt',
-  schema: promptHookSchema,
+  // Built on first read: a run that validates no settings file builds no schema.
+  get schema() {
+    return promptHookSchema();
+  },
   parse(entry, common) {
     const prompt = typeof entry['prompt'] === 'string' ? entry['prompt'] : '';
     const model = entry['model'];

@@ -7,7 +7,7 @@ import { timeoutSchema } from './timeout-schema.ts';
  */
 export function commonHookFields(defaultName: string) {
   return {
-    timeout: timeoutSchema.optional(),
+    timeout: timeoutSchema().optional(),
     name: z
       .string()
       .regex(/\S/)
