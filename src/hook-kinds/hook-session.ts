@@ -199,6 +199,7 @@ export async function openHookSession(options: HookSessionOptions): Promise<Hook
   const settings = await loadHookSettings(options);
 
   const disposers: (() => unknown)[] = [];
+  const hooked = hasHooks(settings);
   // The helper starts with the session only when the settings have hooks, whose first run must
   // not wait for it; otherwise on first use (a shell tool call), so a session that spawns nothing
   // starts nothing, and does not even load the spawn machinery.
@@ -208,10 +209,10 @@ export async function openHookSession(options: HookSessionOptions): Promise<Hook
   };
   const loadRunner = async (): Promise<CommandRunner> =>
     (await import('./command/runner/create-command-runner.ts')).createCommandRunner(runnerOptions);
-  const runner = hasHooks(settings) ? await loadRunner() : deferredRunner(loadRunner);
+  const runner = hooked ? await loadRunner() : deferredRunner(loadRunner);
   disposers.push(() => runner.close());
   // The kinds (and the wire's schemas) load only when the settings have hooks.
-  const opened = hasHooks(settings)
+  const opened = hooked
     ? await (
         await import('./open-hook-kinds.ts')
       )
@@ -250,7 +251,7 @@ export async function openHookSession(options: HookSessionOptions): Promise<Hook
               : options.confinement,
         }),
   };
-  const commandHooks = hasHooks(settings)
+  const commandHooks = hooked
     ? (await import('./command/create-command-hooks.ts')).createCommandHooks(
         settings,
         commandHookOptions,
