@@ -182,33 +182,28 @@ export async function runToolStep(
   }
 
   let unsettled = plans.length;
-  // One call (the common step) settles without a combinator around it.
-  const only = plans.length === 1 ? (plans[0] as Plan) : undefined;
-  const settled: PromiseSettledResult<CallOutcome>[] =
-    only !== undefined
-      ? [await settleOne(executeCall(run, only))]
-      : await Promise.allSettled(
-          plans.map(async (plan) => {
-            const outcome = await executeCall(run, plan);
-            // Each result is on record the moment it is known, before the step's tool message, while
-            // other calls of the step still run. The last one to settle needs no record of its own:
-            // the step's tool message, which holds it, is written right after (below, with no hook or
-            // await in between), so it costs one write and one serialisation fewer per step.
-            if (--unsettled === 0) return outcome;
-            run.record({
-              type: 'tool-result',
-              turn: run.currentTurn,
-              response: outcome.block,
-              reviewed: true,
-              ...(outcome.additionalContext === undefined
-                ? {}
-                : { additionalContext: outcome.additionalContext }),
-              time: isoTime(),
-            });
-            run.session.transcript.commit();
-            return outcome;
-          }),
-        );
+  const settled = await Promise.allSettled(
+    plans.map(async (plan) => {
+      const outcome = await executeCall(run, plan);
+      // Each result is on record the moment it is known, before the step's tool message, while
+      // other calls of the step still run. The last one to settle needs no record of its own:
+      // the step's tool message, which holds it, is written right after (below, with no hook or
+      // await in between), so it costs one write and one serialisation fewer per step.
+      if (--unsettled === 0) return outcome;
+      run.record({
+        type: 'tool-result',
+        turn: run.currentTurn,
+        response: outcome.block,
+        reviewed: true,
+        ...(outcome.additionalContext === undefined
+          ? {}
+          : { additionalContext: outcome.additionalContext }),
+        time: isoTime(),
+      });
+      run.session.transcript.commit();
+      return outcome;
+    }),
+  );
   const failure = settled.find((entry) => entry.status === 'rejected');
   if (failure !== undefined) {
     // Cancelled, or a hook threw: the calls still get their results in the history (those that
@@ -499,17 +494,6 @@ async function executeCallBody(run: RunState, plan: Plan): Promise<CallOutcome> 
     result,
   };
   return afterTool(run, call, args, block, false, stop);
-}
-
-/** The outcome of one call as `Promise.allSettled` would give it. */
-async function settleOne(
-  outcome: Promise<CallOutcome>,
-): Promise<PromiseSettledResult<CallOutcome>> {
-  try {
-    return { status: 'fulfilled', value: await outcome };
-  } catch (reason) {
-    return { status: 'rejected', reason };
-  }
 }
 
 async function afterTool(
