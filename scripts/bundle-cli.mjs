@@ -84,11 +84,14 @@ const LAZY = new Set([
 ]);
 const ZOD_ID = '\0hookwire-lazy:zod';
 
-/** A proxy standing in for the object `load()` returns, loading it on first use. */
-function standIn(load, target = '{}') {
+/**
+ * A proxy standing in for the object `load` returns, loading it on first use. `target` is a
+ * function for a class; `get` is the expression a property read answers with.
+ */
+function standIn(load, { target = '{}', get = `${load}[key]` } = {}) {
   return [
     `new Proxy(${target}, {`,
-    `  get: (_, key) => ${load}[key],`,
+    `  get: (_, key) => ${get},`,
     `  has: (_, key) => key in ${load},`,
     ...(target === '{}'
       ? [
@@ -115,9 +118,6 @@ const builtins = {
     return { id: PREFIX + source, moduleSideEffects: false };
   },
   load(id) {
-    // The version is known at build time: the bundle does not read package.json to print it.
-    if (id.replaceAll('\\', '/').endsWith('/dist/cli/package-version.js'))
-      return `export function packageVersion() { return ${JSON.stringify(pkg.version)}; }`;
     if (id === ZOD_ID)
       return [
         `import { createRequire } from 'node:module';`,
@@ -129,7 +129,7 @@ const builtins = {
         `    throw new Error(\`z.\${key} is not in dist/bin/zod.cjs: scripts/bundle-cli.mjs bundles the z.NAME members the sources spell out\`);`,
         `  return value;`,
         `};`,
-        `export const z = /* @__PURE__ */ ${standIn('load()').replace('get: (_, key) => load()[key]', 'get: (_, key) => member(key)')};`,
+        `export const z = /* @__PURE__ */ ${standIn('load()', { get: 'member(key)' })};`,
       ].join('\n');
     if (!id.startsWith(PREFIX)) return undefined;
     const name = id.slice(PREFIX.length);
@@ -152,7 +152,7 @@ const builtins = {
       // Lower case: a function, called. Upper case: a class, constructed, extended or compared.
       if (/^[a-z]/.test(key))
         return `export function ${key}(...args) { return load().${key}(...args); }`;
-      return `export const ${key} = /* @__PURE__ */ ${standIn(`load().${key}`, 'function () {}')};`;
+      return `export const ${key} = /* @__PURE__ */ ${standIn(`load().${key}`, { target: 'function () {}' })};`;
     };
     return [
       `import { createRequire } from 'node:module';`,
@@ -161,6 +161,15 @@ const builtins = {
       `export default /* @__PURE__ */ ${standIn('load()')};`,
       ...names.map(exportOf),
     ].join('\n');
+  },
+};
+
+/** The version is known at build time: the bundle does not read package.json to print it. */
+const inlineVersion = {
+  name: 'hookwire-inline-version',
+  load(id) {
+    if (!id.replaceAll('\\', '/').endsWith('/dist/cli/package-version.js')) return undefined;
+    return `export function packageVersion() { return ${JSON.stringify(pkg.version)}; }`;
   },
 };
 
@@ -173,7 +182,7 @@ await build({
   },
   platform: 'node',
   external,
-  plugins: [builtins],
+  plugins: [inlineVersion, builtins],
   logLevel: 'warn',
   output: {
     dir: out,
