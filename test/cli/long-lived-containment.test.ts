@@ -18,7 +18,15 @@ import {
   waitForFile,
 } from '../../src/hook-kinds/command/runner/command-runner.contract.ts';
 import { existsSync } from 'node:fs';
-import { MAIN, REPOSITORY, callTool, createSandbox, writeJson, writeScript } from './support.ts';
+import {
+  MAIN,
+  REPOSITORY,
+  callTool,
+  createSandbox,
+  scriptedRunArgs,
+  writeJson,
+  writeScript,
+} from './support.ts';
 
 // The sources, and the built bundle users run (its watchdog is a separate entry of the bundle,
 // dist/bin/orphan-watchdog.js: a missing one would leave the processes running).
@@ -76,17 +84,7 @@ describe('stdio MCP servers are contained (real CLI)', () => {
         // Its own process group, as a shell job, a CI step or a container's init would run it.
         const child = spawn(
           process.execPath,
-          [
-            main,
-            'run',
-            'go',
-            '--model',
-            `scripted:${script}`,
-            '--cwd',
-            sandbox.project,
-            '--output-format',
-            'stream-json',
-          ],
+          [main, ...scriptedRunArgs(script, sandbox.project, ['--output-format', 'stream-json'])],
           { env: sandbox.env, stdio: ['ignore', 'pipe', 'ignore'], detached: true },
         );
         const exited = new Promise((settle) => child.once('exit', settle));

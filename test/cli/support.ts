@@ -191,6 +191,16 @@ export function runCli(args: readonly string[], options: CliOptions = {}): Promi
   });
 }
 
+/** The arguments of `hookwire run PROMPT` on the scripted model `script`, in `project`, then `extra`. */
+export function scriptedRunArgs(
+  script: string,
+  project: string,
+  extra: readonly string[] = [],
+  prompt = 'go',
+): string[] {
+  return ['run', prompt, '--model', `scripted:${script}`, '--cwd', project, ...extra];
+}
+
 /** Options of `runScripted`. */
 export interface ScriptedRunOptions {
   /** The prompt; default `go`. */
@@ -223,17 +233,12 @@ export async function runScripted(
   const script = await writeScript(join(sandbox.root, `model-${index}.jsonl`), turns);
   const record = join(sandbox.root, `requests-${index}.jsonl`);
   const outcome = await runCli(
-    [
-      'run',
-      options.prompt ?? 'go',
-      '--model',
-      `scripted:${script}`,
-      '--cwd',
+    scriptedRunArgs(
+      script,
       sandbox.project,
-      '--record-requests',
-      record,
-      ...(options.extra ?? []),
-    ],
+      ['--record-requests', record, ...(options.extra ?? [])],
+      options.prompt,
+    ),
     { env: options.env ?? sandbox.env },
   );
   return { ...outcome, requests: await readLog(record) };
@@ -269,17 +274,7 @@ export async function runToolCalls(
     say('done'),
   ]);
   const outcome = await runCli(
-    [
-      'run',
-      'go',
-      '--model',
-      `scripted:${script}`,
-      '--cwd',
-      sandbox.project,
-      '--output-format',
-      'stream-json',
-      ...extra,
-    ],
+    scriptedRunArgs(script, sandbox.project, ['--output-format', 'stream-json', ...extra]),
     { env },
   );
   const results = jsonLines(outcome.stdout)

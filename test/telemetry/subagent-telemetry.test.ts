@@ -19,6 +19,7 @@ import {
   writeJson,
   writeScript,
   type Sandbox,
+  scriptedRunArgs,
 } from '../cli/support.ts';
 
 /** Denies shell commands that remove files. */
@@ -54,19 +55,9 @@ async function sessionWithSubagent(): Promise<{ sandbox: Sandbox; sessionId: str
     say('worker: one refused'),
     say('done'),
   ]);
-  const run = await runCli(
-    [
-      'run',
-      'go',
-      '--model',
-      `scripted:${script}`,
-      '--cwd',
-      sandbox.project,
-      '--output-format',
-      'json',
-    ],
-    { env: sandbox.env },
-  );
+  const run = await runCli(scriptedRunArgs(script, sandbox.project, ['--output-format', 'json']), {
+    env: sandbox.env,
+  });
   expect(run.stderr).toBe('');
   expect(run.code).toBe(0);
   return { sandbox, sessionId: (JSON.parse(run.stdout) as { sessionId: string }).sessionId };
