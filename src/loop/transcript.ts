@@ -161,7 +161,9 @@ export class TranscriptWriter {
   readonly path: string;
   #fd: number | undefined;
   #failure: Error | undefined;
-  #pending = '';
+  /** Records appended since the last write, encoded when they are written. */
+  #pending: TranscriptRecord[] = [];
+  #prefix = '';
   #scheduled = false;
   // Records appended within one turn of the event loop leave in one write (one syscall) instead
   // of one each: a step appends several.
@@ -184,14 +186,18 @@ export class TranscriptWriter {
     await mkdir(dirname(path), { recursive: true });
     const needsNewline = await endsMidLine(path);
     const writer = new TranscriptWriter(path, openSync(path, 'a'));
-    if (needsNewline) writer.#pending = '\n';
+    if (needsNewline) writer.#prefix = '\n';
     return writer;
   }
 
-  /** Appends one record (one line); it is written at the end of this event-loop turn. */
+  /**
+   * Appends one record (one line); it is encoded and written at the end of this event-loop turn,
+   * or by an earlier `commit()`. A record is never changed after it is appended (the loop's
+   * records and messages are immutable), so encoding it later writes what was appended.
+   */
   append(record: TranscriptRecord): void {
     if (this.#failure !== undefined || this.#fd === undefined) return;
-    this.#pending += `${JSON.stringify(record)}\n`;
+    this.#pending.push(record);
     if (!this.#scheduled) {
       this.#scheduled = true;
       setImmediate(this.#flushPending);
@@ -204,9 +210,12 @@ export class TranscriptWriter {
    * here: it is kept, later records are dropped, and `flush` rejects with it.
    */
   commit(): void {
-    if (this.#pending === '' || this.#fd === undefined || this.#failure !== undefined) return;
-    const text = this.#pending;
-    this.#pending = '';
+    const pending = this.#pending;
+    if (pending.length === 0 || this.#fd === undefined || this.#failure !== undefined) return;
+    this.#pending = [];
+    let text = this.#prefix;
+    this.#prefix = '';
+    for (const record of pending) text += `${encodeRecord(record)}\n`;
     try {
       // The string goes to the kernel as it is (Node encodes it into its own buffer): no copy
       // into a Buffer of our own. A short write (a full disk, say) writes the rest from bytes.
@@ -241,6 +250,24 @@ export class TranscriptWriter {
       }
     }
     return Promise.resolve();
+  }
+}
+
+/**
+ * One record's line. A record that JSON cannot encode (a tool's result holding a `BigInt` or a
+ * cycle) is written as an `unencodable` record naming it and why, which readers skip: the rest of
+ * the transcript is written, and the process never fails on it.
+ */
+function encodeRecord(record: TranscriptRecord): string {
+  try {
+    return JSON.stringify(record);
+  } catch (error) {
+    return JSON.stringify({
+      type: 'unencodable',
+      recordType: record.type,
+      error: error instanceof Error ? error.message : String(error),
+      time: 'time' in record ? record.time : undefined,
+    });
   }
 }
 

@@ -91,6 +91,35 @@ describe.each(SURFACES)('sessions and transcripts ($name)', ({ streaming }) => {
     await third.close();
   });
 
+  it('writes a record JSON cannot encode (a BigInt tool result) as an unencodable record, and every other record', async () => {
+    const bigTool = {
+      declaration: { name: 'big', parameters: { type: 'object' } },
+      execute: () => Promise.resolve({ count: 10n }),
+    };
+    const { session } = await start({
+      script: [callTools([{ id: 'c1', name: 'big', args: {} }]), say('counted')],
+      tools: [bigTool],
+    });
+    const { result } = await collect(session.run('count', { streaming }));
+    expect(result.status).toBe('completed');
+    await session.close('exit');
+    const records = (await readFile(session.transcriptPath, 'utf8'))
+      .trimEnd()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { type: string; recordType?: string; error?: string });
+    expect(records.filter((record) => record.type === 'unencodable')).toEqual([
+      expect.objectContaining({
+        recordType: 'message',
+        error: expect.stringMatching(/BigInt/) as unknown,
+      }),
+    ]);
+    expect(records.map((record) => record.type).slice(-3)).toEqual([
+      'message',
+      'turn-end',
+      'session-end',
+    ]);
+  });
+
   it('refuses to resume a session that has no transcript, and to reuse an id without resume', async () => {
     const { agent, session } = await start({ script: [] });
     await expect(agent.openSession({ sessionId: 'nope', resume: true })).rejects.toThrow(
