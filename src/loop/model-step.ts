@@ -26,13 +26,7 @@ import type { ModelOutputAction } from '../events/index.ts';
 import { applyRequestPatch, type RequestPatch } from '../events/index.ts';
 import { CancelledError } from './loop-error.ts';
 import { endModelCallSpan, startModelCallSpan, type ModelCallEnd } from './run-telemetry.ts';
-import {
-  callHook,
-  isPromiseLike,
-  type RunState,
-  type TurnEnd,
-  type TurnState,
-} from './run-state.ts';
+import { isPromiseLike, type RunState, type TurnEnd, type TurnState } from './run-state.ts';
 import { enforceToolChoice, withToolChoice } from './tool-choice.ts';
 import { isoTime } from './timestamp.ts';
 
@@ -149,7 +143,7 @@ function finishModelCall(
 }
 
 async function modelStep(run: RunState, turn: TurnState): Promise<ModelStepOutcome> {
-  const { config, hooks, observed, context } = run;
+  const { config, context } = run;
   run.throwIfCancelled();
   if (!run.budget.take()) return budgetExhausted(run);
   const modelCall = run.budget.used;
@@ -215,7 +209,7 @@ async function modelStep(run: RunState, turn: TurnState): Promise<ModelStepOutco
   } else {
     let model: LanguageModel = config.model;
     // Synchronous by contract: called through the guard, reported here, never awaited.
-    const action = callHook(hooks, observed.modelSelection, 'modelSelection', context, () => ({
+    const action = run.callSync('modelSelection', () => ({
       prompt: promptView(),
       history: historyView(),
       requestPatch: patch,

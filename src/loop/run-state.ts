@@ -360,9 +360,36 @@ export class RunState {
       readonly reason?: string;
     } = (action) => action as { readonly kind: string; readonly reason?: string },
   ): Promise<HookAction<Kind>> | undefined {
-    const answer = callHook(this.hooks, this.observed[kind], kind, this.context, event);
+    if (!this.observed[kind]) return undefined;
+    this.commitTranscripts();
+    const answer = callHook(this.hooks, true, kind, this.context, event);
     if (answer === undefined) return undefined;
     return this.#report(kind, answer, outcome);
+  }
+
+  /**
+   * Calls a synchronous hook (`modelSelection`) when some hook observes it; `undefined` when none
+   * does. The transcript is committed first, as for every hook.
+   */
+  callSync<Kind extends HookEventKind>(
+    kind: Kind,
+    event: () => EventMap[Kind]['event'],
+  ): HookAnswer<Kind> | undefined {
+    if (!this.observed[kind]) return undefined;
+    this.commitTranscripts();
+    return callHook(this.hooks, true, kind, this.context, event);
+  }
+
+  /**
+   * Writes this run's pending transcript records (and, for a subagent, its parents'): called
+   * before any hook runs, so a hook that reads `transcript_path` finds every record up to its
+   * event (Claude Code's Stop hooks famously read a transcript one message behind). Cheap when
+   * nothing is pending; the loop's own bookkeeping is otherwise written at the end of the
+   * event-loop turn, while the next model call is under way.
+   */
+  commitTranscripts(): void {
+    this.session.transcript.commit();
+    this.child?.parent.commitTranscripts();
   }
 
   async #report<Kind extends HookEventKind>(
@@ -385,6 +412,7 @@ export class RunState {
     event: () => EventMap[Kind]['event'],
   ): Promise<void> {
     if (!this.observed[kind]) return;
+    this.commitTranscripts();
     const context = this.closingContext();
     const answer = callHook(this.hooks, true, kind, context, event);
     if (answer === undefined) return;
@@ -409,7 +437,12 @@ export class RunState {
     if (!this.observed[kind]) return undefined;
     const method = this.hooks[HOOK_METHOD[kind]] as
       ((context: HookContext, event: EventMap[Kind]['event']) => HookAnswer<Kind>) | undefined;
-    return method?.bind(this.hooks);
+    if (method === undefined) return undefined;
+    const hooks = this.hooks;
+    return (context, event) => {
+      this.commitTranscripts();
+      return method.call(hooks, context, event);
+    };
   }
 
   /** Throws a `CancelledError` when the run was cancelled. */

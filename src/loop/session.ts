@@ -252,6 +252,8 @@ export class Session {
     if (observesKind(hooks, 'sessionEnd')) {
       const signal = AbortSignal.timeout(this.#config.closingHookBudgetMs);
       const context = this.#sessionContext(signal);
+      // As before every hook: the transcript it may read holds every record so far.
+      this.#state.transcript.commit();
       const answer = callHook(hooks, true, 'sessionEnd', context, () => ({ reason }));
       const settled = await settleWithinBudget(answer, signal);
       if (!settled.ok) {
@@ -277,6 +279,7 @@ export class Session {
     const hooks = this.#config.hooks;
     if (!observesKind(hooks, 'sessionStart')) return;
     const context = this.#sessionContext(new AbortController().signal);
+    this.#state.transcript.commit();
     const action = await callHook(hooks, true, 'sessionStart', context, () => ({
       source: this.#source,
     }));

@@ -2,6 +2,7 @@
  * `hookwire/ai-sdk` against the real `ai` package and its mock language model (`ai/test`):
  * the wrapped model and tools fire hookwire's hooks, from settings files and in-process hooks.
  */
+import { readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { generateText, isStepCount, jsonSchema, tool } from 'ai';
@@ -18,7 +19,8 @@ import {
 } from '../../src/index.ts';
 import { createHookwire, HookDeniedError, type Hookwire } from '../../src/ai-sdk.ts';
 import { hookStats } from '../../src/cli/telemetry/hook-stats.ts';
-import { readTranscript } from '../../src/loop/index.ts';
+import { readTranscript, type TranscriptRecord } from '../../src/loop/index.ts';
+import { textOf } from '../../src/content/index.ts';
 import {
   group,
   textAnswer,
@@ -560,6 +562,38 @@ describe('the turn around the call', () => {
       'hook-run', // SessionEnd
       'session-end',
     ]);
+  });
+
+  it("a Stop hook reading the transcript finds the turn's answer, not the one before", async () => {
+    const seen: string[] = [];
+    let path = '';
+    const instance = await open({
+      transcript: true,
+      hooks: [
+        {
+          onStop: () => {
+            const answers = readFileSync(path, 'utf8')
+              .trim()
+              .split('\n')
+              .map((line) => JSON.parse(line) as TranscriptRecord)
+              .flatMap((record) =>
+                record.type === 'message' && record.message.speaker === 'ai'
+                  ? [textOf(record.message)]
+                  : [],
+              );
+            seen.push(answers.at(-1) ?? '(none)');
+            return { kind: 'continue' };
+          },
+        },
+      ],
+    });
+    path = instance.transcriptPath!;
+    for (const answer of ['first answer', 'second answer']) {
+      const model = new MockLanguageModelV4({ doGenerate: textAnswer(answer) });
+      await instance.generateText({ model, prompt: 'Hello' });
+    }
+    await instance.close();
+    expect(seen).toEqual(['first answer', 'second answer']);
   });
 
   it('the transcript records every hook run, command and in-process alike, for hooks stats and the trace', async () => {

@@ -201,11 +201,16 @@ export class EmbeddedSession implements HookwireCore {
     return this.#transcript !== undefined;
   }
 
-  /** Starts a turn: its number, recorded. */
+  /**
+   * Starts a turn: its number, recorded. The transcript is written at once (the UserPromptSubmit
+   * hooks that come next may read it).
+   */
   startTurn(prompt: string): number {
     const turn = ++this.#turns;
-    if (this.#transcript !== undefined)
+    if (this.#transcript !== undefined) {
       this.record({ type: 'turn-start', turn, prompt, time: now() });
+      this.#transcript.commit();
+    }
     return turn;
   }
 
@@ -227,6 +232,8 @@ export class EmbeddedSession implements HookwireCore {
     if (this.#transcript === undefined) return;
     const time = now();
     for (const message of messages()) this.record({ type: 'message', turn, message, time });
+    // Written at once: a Stop hook that reads the transcript finds this answer, not the one before.
+    this.#transcript.commit();
   }
 
   /** A context for the closing hooks (Interrupt, StopFailure, SessionEnd): a fresh budgeted signal. */
@@ -270,6 +277,7 @@ export class EmbeddedSession implements HookwireCore {
       },
       ...this.#sessionRecording(),
     });
+    this.#transcript?.commit();
     const action = await hooks.onSessionStart(context, { source: 'startup' });
     if (action.kind === 'stop') {
       this.report({
@@ -293,10 +301,12 @@ export class EmbeddedSession implements HookwireCore {
 
   async #close(reason: SessionEndReason): Promise<void> {
     try {
-      if (this.#sessionEvents && this.hooks.observes('sessionEnd'))
+      if (this.#sessionEvents && this.hooks.observes('sessionEnd')) {
+        this.#transcript?.commit();
         await this.settleClosing('sessionEnd', (context) =>
           this.hooks.onSessionEnd(context, { reason }),
         );
+      }
       this.record({ type: 'session-end', reason, time: now() });
     } finally {
       try {
