@@ -274,11 +274,21 @@ export function createAgent(options: AgentOptions): Agent {
           source,
           time,
         });
+        const restoredMessages = repaired?.restored ?? new Set<number>();
         for (const report of repaired?.added ?? []) {
           const calls = report.message.blocks.length;
           // The answer at the end of the history is recorded, so the transcript's messages are the
           // history again; one further back (an older transcript) is rebuilt on every read.
           const tail = report.index === history.length - 1;
+          // An AI message read from its write-ahead alone is recorded first, before its answer.
+          const restored = restoredMessages.has(report.index - 1);
+          if (tail && restored)
+            transcript.append({
+              type: 'message',
+              turn: turnCounter,
+              message: history[report.index - 1] as Message,
+              time,
+            });
           if (tail)
             transcript.append({
               type: 'message',
@@ -288,7 +298,7 @@ export function createAgent(options: AgentOptions): Agent {
             });
           pendingReports.push({
             level: 'warning',
-            text: `the session was interrupted in the middle of a tool step: ${calls} tool call(s) left without a recorded result were answered from the transcript (a call with no result at all as "interrupted: the tool may or may not have run")${tail ? '' : '; an older transcript, so the answer is rebuilt on each resume'}`,
+            text: `the session was interrupted in the middle of a tool step: ${calls} tool call(s) left without a recorded result were answered from the transcript (a call with no result at all as "interrupted: the tool may or may not have run")${restored ? `; the text of the answer that made the calls was lost (only its calls and reasoning were on record)` : ''}${tail ? '' : '; an older transcript, so the answer is rebuilt on each resume'}`,
           });
         }
         for (const report of pendingReports)

@@ -162,10 +162,7 @@ export async function runToolStep(
     }
   }
 
-  run.appendMessage(blocks === undefined ? message : { ...message, blocks });
-  // Write-ahead: the calls are on record before any tool runs, so a process killed mid-step
-  // leaves no effect without its call in the transcript.
-  run.session.transcript.commit();
+  writeAhead(run, blocks === undefined ? message : { ...message, blocks });
 
   // A retry or a stop runs none of the step's calls; every call is still answered, so the
   // history never holds an unanswered tool call.
@@ -187,7 +184,7 @@ export async function runToolStep(
       const outcome = await executeCall(run, plan);
       // Each result is on record the moment it is known, before the step's tool message, while
       // other calls of the step still run. The last one to settle needs no record of its own:
-      // the step's tool message, which holds it, is written right after (below, with no hook or
+      // the step's tool message, which holds it, is appended right after (below, with no hook or
       // await in between), so it costs one write and one serialisation fewer per step.
       if (--unsettled === 0) return outcome;
       run.record({
@@ -257,11 +254,38 @@ export async function runToolStep(
   }
   if (additional !== undefined)
     for (const entry of additional) responseBlocks.push({ type: 'text', text: entry });
+  // Written at the end of this event-loop turn (or before the next hook, which commits first):
+  // the next model call leaves first, and the write runs while the model works. A kill in that
+  // gap answers the call "interrupted", as a kill a moment earlier, while the tool ran, would.
   run.appendMessage({ speaker: 'tool', blocks: responseBlocks });
-  run.session.transcript.commit();
 
   if (stopReason !== undefined) return { status: 'stopped', reason: stopReason, endsRun: true };
   return undefined;
+}
+
+/**
+ * Appends the answer to the history with its calls on record before any of them runs, so a
+ * process killed mid-step leaves no effect without its call in the transcript. What has to be in
+ * the kernel first is the calls (and the reasoning blocks providers require beside them), not the
+ * answer's prose: an answer with text is written ahead as a `pending-message` without it, and
+ * its whole `message` record follows with the step's other bookkeeping, at the end of this
+ * event-loop turn or before the next hook (a kill in between loses the prose, never a call).
+ */
+function writeAhead(run: RunState, message: Message): void {
+  const transcript = run.session.transcript;
+  if (message.blocks.some((block) => block.type === 'text')) {
+    transcript.append({
+      type: 'pending-message',
+      turn: run.currentTurn,
+      message: { ...message, blocks: message.blocks.filter((block) => block.type !== 'text') },
+      time: isoTime(),
+    });
+    transcript.commit();
+    run.appendMessage(message);
+  } else {
+    run.appendMessage(message);
+    transcript.commit();
+  }
 }
 
 function invalidCallFailure(diagnosis: Diagnosis, how: string, why: string): TurnEnd {

@@ -1,18 +1,22 @@
 /**
  * The session transcript: an append-only JSONL file, one JSON record per line, written as the run
  * goes. Every record is `JSON.stringify`-encoded, so nothing a hook or a model produces can break
- * the line structure. Records appended within one event-loop turn leave in one synchronous
- * `write(2)` at the end of that turn; `commit()` writes at once. The loop commits before a tool
- * call runs (its call is on record before any effect) and as soon as each call's result is known,
- * so a process killed at any point (`kill -9`) leaves every effect with its call on record. No
- * fsync: the data is in the kernel, which survives the process, not a power cut. A truncated last
- * line is skipped with a warning when the transcript is read back.
+ * the line structure. Records appended within one event-loop turn are encoded and leave in one
+ * synchronous `write(2)` at the end of that turn (so a step's bookkeeping is written while its
+ * next model call is under way); `commit()` writes at once. The loop commits before any tool call
+ * runs (its call is on record before any effect), as soon as each call's result is known while
+ * others still run, and before any hook runs (a hook reading the transcript finds every record up
+ * to its event), so a process killed at any point (`kill -9`) leaves every effect with its call on
+ * record. No fsync: the data is in the kernel, which survives the process, not a power cut. A
+ * truncated last line is skipped with a warning when the transcript is read back.
  *
  * History rule: the conversation is the `message` records in order (from the last `compaction`
- * record's history on, when the session was compacted), except that an AI message's
- * tool calls left without results (the process died mid-step) are answered from the `tool-result`
- * records, and a call with no record at all gets an "interrupted: may or may not have run" result
- * (`historyOf`, `repairToolResults`), so a resumed history is valid for every provider.
+ * record's history on, when the session was compacted), a `pending-message` record standing for
+ * the AI message it wrote ahead when that message's own record never came, except that an AI
+ * message's tool calls left without results (the process died mid-step) are answered from the
+ * `tool-result` records, and a call with no record at all gets an "interrupted: may or may not
+ * have run" result (`historyOf`, `repairToolResults`), so a resumed history is valid for every
+ * provider.
  */
 import { closeSync, openSync, writeSync } from 'node:fs';
 import { mkdir, open, readFile } from 'node:fs/promises';
@@ -25,10 +29,10 @@ import type { ModelCallEnd, ToolCallStatus } from './run-telemetry.ts';
 
 /**
  * Transcript format version, in the `session-start` record. Version 2 adds the `model-call`,
- * `tool-call` and `hook-run` records; readers skip record types they do not know, so a version 1
- * transcript reads (and resumes) as before, only without those records.
+ * `tool-call` and `hook-run` records; version 3 the `pending-message` record. Readers skip record
+ * types they do not know, so a version 1 or 2 transcript reads (and resumes) as before.
  */
-export const TRANSCRIPT_VERSION = 2;
+export const TRANSCRIPT_VERSION = 3;
 
 /** One line of a transcript. `time` is an ISO 8601 timestamp. */
 export type TranscriptRecord =
@@ -49,6 +53,20 @@ export type TranscriptRecord =
   /** A message appended to the conversation history (the history is exactly these, in order). */
   | {
       readonly type: 'message';
+      readonly turn: number;
+      readonly message: Message;
+      readonly time: string;
+    }
+  /**
+   * The write-ahead of an AI message whose calls are about to run (v3): the message without its
+   * text blocks (its tool calls, and the reasoning blocks providers require beside them), on
+   * record before any of the calls runs. The whole message follows as the next `message` record,
+   * written with the step's other bookkeeping; read back, a `pending-message` that no AI
+   * `message` record follows (the process died in between) stands for the message, without its
+   * text. An answer with no text needs none: its `message` record is the write-ahead.
+   */
+  | {
+      readonly type: 'pending-message';
       readonly turn: number;
       readonly message: Message;
       readonly time: string;
@@ -381,6 +399,11 @@ export interface RepairedHistory {
   readonly history: Message[];
   /** The tool messages added, each with the index it has in `history`. */
   readonly added: readonly { readonly index: number; readonly message: Message }[];
+  /**
+   * The indexes in `history` of AI messages read from their `pending-message` write-ahead, their
+   * own record never written (the process died in between): their text is lost.
+   */
+  readonly restored: ReadonlySet<number>;
 }
 
 /**
@@ -401,15 +424,33 @@ export function repairToolResults(records: readonly TranscriptRecord[]): Repaire
     if (known === undefined || record.reviewed || !known.reviewed)
       results.set(record.response.callId, record);
   }
-  // The history restarts from the last compaction's; the messages after it follow.
+  // The history restarts from the last compaction's; the messages after it follow. A pending
+  // message holds its place until its whole message arrives: the next message record, when that
+  // is the AI message with the same calls.
   const messages: Message[] = [];
+  const fromPending = new Set<Message>();
+  let pending: Message | undefined;
   for (const record of records) {
-    if (record.type === 'message') messages.push(record.message);
-    else if (record.type === 'compaction') messages.splice(0, messages.length, ...record.history);
+    if (record.type === 'message') {
+      if (pending !== undefined && sameCalls(pending, record.message)) {
+        messages[messages.length - 1] = record.message;
+        fromPending.delete(pending);
+      } else messages.push(record.message);
+      pending = undefined;
+    } else if (record.type === 'pending-message') {
+      pending = record.message;
+      messages.push(pending);
+      fromPending.add(pending);
+    } else if (record.type === 'compaction') {
+      messages.splice(0, messages.length, ...record.history);
+      pending = undefined;
+    }
   }
+  const restored = new Set<number>();
   for (let index = 0; index < messages.length; index++) {
     const message = messages[index] as Message;
     history.push(message);
+    if (fromPending.has(message)) restored.add(history.length - 1);
     if (message.speaker !== 'ai') continue;
     const calls = message.blocks.flatMap((block) =>
       block.type === 'tool_call' ? [{ id: block.id, name: block.name }] : [],
@@ -433,7 +474,19 @@ export function repairToolResults(records: readonly TranscriptRecord[]): Repaire
     history.push(answer);
     added.push({ index: history.length - 1, message: answer });
   }
-  return { history, added };
+  return { history, added, restored };
+}
+
+/** True when `message` is an AI message with exactly the tool calls of `pending`, in order. */
+function sameCalls(pending: Message, message: Message): boolean {
+  if (message.speaker !== 'ai') return false;
+  const expected = callIdsOf(pending);
+  const actual = callIdsOf(message);
+  return actual.length === expected.length && actual.every((id, index) => id === expected[index]);
+}
+
+function callIdsOf(message: Message): string[] {
+  return message.blocks.flatMap((block) => (block.type === 'tool_call' ? [block.id] : []));
 }
 
 /** The conversation history a transcript records: see the history rule above. */

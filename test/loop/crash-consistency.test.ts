@@ -11,7 +11,13 @@ import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Message } from '../../src/content/index.ts';
-import { createAgent, readTranscript, type TranscriptRecord } from '../../src/loop/index.ts';
+import {
+  createAgent,
+  historyOf,
+  readTranscript,
+  type TranscriptRecord,
+} from '../../src/loop/index.ts';
+import { repairToolResults } from '../../src/loop/transcript.ts';
 import type { Tool } from '../../src/loop/tool.ts';
 import { ToolRegistry } from '../../src/loop/tool-registry.ts';
 import { createScriptedModel } from '../../src/testing.ts';
@@ -47,9 +53,10 @@ function recordsOnDisk(path: string): TranscriptRecord[] {
     .map((line) => JSON.parse(line) as TranscriptRecord);
 }
 
+/** The calls on record: in AI messages, and in their write-ahead (`pending-message`). */
 function callIdsOf(records: readonly TranscriptRecord[]): string[] {
   return records.flatMap((record) =>
-    record.type === 'message'
+    record.type === 'message' || record.type === 'pending-message'
       ? record.message.blocks.flatMap((block) => (block.type === 'tool_call' ? [block.id] : []))
       : [],
   );
@@ -290,6 +297,98 @@ describe('resuming a session interrupted in the middle of a tool step', () => {
       { type: 'text', text: 'checked by the policy hook' },
     ]);
     await session.close('exit');
+  });
+});
+
+describe('an answer written ahead of its tools (pending-message)', () => {
+  const time = new Date().toISOString();
+  const human: Message = { speaker: 'human', blocks: [{ type: 'text', text: 'tidy up' }] };
+  const calls: Message = {
+    speaker: 'ai',
+    blocks: [
+      { type: 'thinking', thought: 'two files', signature: 'sig-1' },
+      { type: 'tool_call', id: 'c1', name: 'echo', parameters: { text: 'one' } },
+    ],
+  };
+  const whole: Message = {
+    speaker: 'ai',
+    blocks: [
+      { type: 'thinking', thought: 'two files', signature: 'sig-1' },
+      { type: 'text', text: 'Removing the first file.' },
+      { type: 'tool_call', id: 'c1', name: 'echo', parameters: { text: 'one' } },
+    ],
+  };
+  const answer: Message = {
+    speaker: 'tool',
+    blocks: [{ type: 'tool_response', callId: 'c1', toolName: 'echo', result: 'one' }],
+  };
+  const message = (of: Message): TranscriptRecord => ({
+    type: 'message',
+    turn: 1,
+    message: of,
+    time,
+  });
+  const pending: TranscriptRecord = { type: 'pending-message', turn: 1, message: calls, time };
+
+  it('reads as the whole answer once its message record follows, and as its calls alone until then', () => {
+    expect(historyOf([message(human), pending, message(whole), message(answer)])).toEqual([
+      human,
+      whole,
+      answer,
+    ]);
+    const cut = repairToolResults([message(human), pending]);
+    expect(cut.history.slice(0, 2)).toEqual([human, calls]);
+    expect(cut.restored).toEqual(new Set([1]));
+    expect(cut.history[2]).toMatchObject({
+      speaker: 'tool',
+      blocks: [{ callId: 'c1', result: null }],
+    });
+    expect(historyPairingProblems(cut.history)).toEqual([]);
+  });
+
+  it('is not replaced by a later AI message with other calls', () => {
+    const other: Message = {
+      speaker: 'ai',
+      blocks: [{ type: 'tool_call', id: 'c9', name: 'echo', parameters: { text: 'nine' } }],
+    };
+    const { history } = repairToolResults([message(human), pending, message(other)]);
+    expect(history.slice(0, 2)).toEqual([human, calls]);
+    expect(history.filter((entry) => entry === other)).toHaveLength(1);
+  });
+
+  it('resumes a session killed right after the write-ahead: the calls and their reasoning, answered as interrupted, with a warning that the text was lost', async () => {
+    const cwd = await scratch();
+    const path = join(cwd, '.hookwire', 'sessions', 'ahead.jsonl');
+    await mkdir(join(cwd, '.hookwire', 'sessions'), { recursive: true });
+    const records: TranscriptRecord[] = [
+      { type: 'session-start', version: 3, sessionId: 'ahead', cwd, source: 'startup', time },
+      { type: 'turn-start', turn: 1, prompt: 'tidy up', time },
+      message(human),
+      pending,
+    ];
+    await writeFile(path, records.map((record) => JSON.stringify(record)).join('\n') + '\n');
+    const model = createScriptedModel([say('resumed fine')]);
+    const agent = createAgent({ model, tools: new ToolRegistry([echoTool]), cwd });
+    const session = await agent.openSession({ sessionId: 'ahead', resume: true });
+    const { result, events } = await collect(session.run('go on'));
+    expect(result.status).toBe('completed');
+    const sent = model.requests[0]?.contents ?? [];
+    expect(historyPairingProblems(sent)).toEqual([]);
+    expect(sent.slice(0, 2)).toEqual([human, calls]);
+    expect(sent[2]?.blocks[0]).toMatchObject({ callId: 'c1', result: null });
+    expect(
+      events.some(
+        (event) =>
+          event.type === 'hook-report' &&
+          event.report.text.includes('the text of the answer that made the calls was lost'),
+      ),
+    ).toBe(true);
+    await session.close('exit');
+    // Resume recorded the answer and its calls: read back plainly, the messages are valid.
+    const { records: after } = await readTranscript(path);
+    const messages = after.flatMap((record) => (record.type === 'message' ? [record.message] : []));
+    expect(historyPairingProblems(messages)).toEqual([]);
+    expect(historyOf(after).slice(0, 3)).toEqual(sent.slice(0, 3));
   });
 });
 

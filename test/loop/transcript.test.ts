@@ -41,6 +41,8 @@ describe.each(SURFACES)('sessions and transcripts ($name)', ({ streaming }) => {
       'turn-start',
       'message',
       'model-call',
+      // The answer's calls, written ahead of its tool without its text; the whole answer follows.
+      'pending-message',
       'message',
       // The tool's own result, before the PostToolUse hooks (the logging hook observes it) see
       // it. The reviewed result of the step's last call is the tool message itself, written
