@@ -123,15 +123,17 @@ function finishModelCall(
       finishReason: outcome.end.failure?.finishReason,
     };
   }
+  // Absent fields are `undefined`, which the JSON encoding leaves out (no spread per field).
   run.record({
     type: 'model-call',
     turn: turn.number,
     modelCall: run.budget.used,
-    ...(model === undefined ? {} : { provider: model.provider, model: model.modelId }),
+    provider: model?.provider,
+    model: model?.modelId,
     status: end.status,
-    ...(end.finishReason === undefined ? {} : { finishReason: end.finishReason }),
-    ...(end.usage === undefined ? {} : { usage: end.usage }),
-    ...(end.reason === undefined ? {} : { reason: end.reason }),
+    finishReason: end.finishReason,
+    usage: end.usage,
+    reason: end.reason,
     durationMs: Date.now() - startTime,
     time: isoTime(startTime),
   });

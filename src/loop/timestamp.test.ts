@@ -20,4 +20,14 @@ describe('isoTime', () => {
     expect(isoTime(start + 6)).toBe('2027-01-15T08:00:00.006Z');
     expect(isoTime(start)).toBe('2027-01-15T08:00:00.000Z');
   });
+
+  it('formats every millisecond of a second, across seconds, years and the epoch, as toISOString', () => {
+    const checked: number[] = [];
+    for (const base of [1_800_000_000_000, 1_799_999_999_000, -2_000, 253_402_300_799_000])
+      for (let offset = 0; offset < 1000; offset += 7) checked.push(base + offset, base + 999);
+    checked.push(8.64e15, -8.64e15, -1, 0, 999, 1000, 1.5, -0.5);
+    for (const ms of checked) expect(isoTime(ms)).toBe(new Date(ms).toISOString());
+    expect(() => isoTime(8.64e15 + 1)).toThrow(RangeError);
+    expect(() => isoTime(Number.NaN)).toThrow(RangeError);
+  });
 });

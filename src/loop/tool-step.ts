@@ -192,9 +192,7 @@ export async function runToolStep(
         turn: run.currentTurn,
         response: outcome.block,
         reviewed: true,
-        ...(outcome.additionalContext === undefined
-          ? {}
-          : { additionalContext: outcome.additionalContext }),
+        additionalContext: outcome.additionalContext,
         time: isoTime(),
       });
       run.session.transcript.commit();
@@ -375,7 +373,7 @@ async function executeCall(run: RunState, plan: Plan): Promise<CallOutcome> {
       toolCallId: id,
       toolName: name,
       status,
-      ...(error === undefined ? {} : { error }),
+      error,
       durationMs: Date.now() - startTime,
       time: isoTime(startTime),
     });

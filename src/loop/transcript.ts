@@ -81,7 +81,7 @@ export type TranscriptRecord =
       readonly turn: number;
       readonly response: ToolResponseBlock;
       readonly reviewed: boolean;
-      readonly additionalContext?: string;
+      readonly additionalContext?: string | undefined;
       readonly time: string;
     }
   | { readonly type: 'hook-report'; readonly report: HookReport; readonly time: string }
@@ -101,12 +101,12 @@ export type TranscriptRecord =
       readonly type: 'model-call';
       readonly turn: number;
       readonly modelCall: number;
-      readonly provider?: string;
-      readonly model?: string;
+      readonly provider?: string | undefined;
+      readonly model?: string | undefined;
       readonly status: ModelCallEnd['status'];
-      readonly finishReason?: string;
-      readonly usage?: Usage;
-      readonly reason?: string;
+      readonly finishReason?: string | undefined;
+      readonly usage?: Usage | undefined;
+      readonly reason?: string | undefined;
       readonly durationMs: number;
       readonly time: string;
     }
@@ -118,7 +118,7 @@ export type TranscriptRecord =
       readonly toolCallId: string;
       readonly toolName: string;
       readonly status: ToolCallStatus;
-      readonly error?: string;
+      readonly error?: string | undefined;
       readonly durationMs: number;
       readonly time: string;
     }
