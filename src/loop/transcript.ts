@@ -175,6 +175,9 @@ export type TranscriptRecord =
     };
 
 /** Appends records to a transcript file. */
+/** The encoding buffer a writer keeps between commits (a step's records fit many times over). */
+const KEPT_BUFFER_BYTES = 64 * 1024;
+
 export class TranscriptWriter {
   readonly path: string;
   #fd: number | undefined;
@@ -182,6 +185,8 @@ export class TranscriptWriter {
   /** Records appended since the last write, encoded when they are written. */
   #pending: TranscriptRecord[] = [];
   #prefix = '';
+  /** Where a commit's lines are encoded (see `commit`). */
+  #buffer: Buffer = Buffer.allocUnsafe(KEPT_BUFFER_BYTES);
   #scheduled = false;
   // Records appended within one turn of the event loop leave in one write (one syscall) instead
   // of one each: a step appends several.
@@ -231,23 +236,38 @@ export class TranscriptWriter {
     const pending = this.#pending;
     if (pending.length === 0 || this.#fd === undefined || this.#failure !== undefined) return;
     this.#pending = [];
-    let text = this.#prefix;
+    // Each line is encoded straight into the writer's buffer (no joined string, no copy of it),
+    // which goes to the kernel in one write; a commit larger than the buffer grows it.
+    let buffer = this.#buffer;
+    let length = buffer.write(this.#prefix, 0, 'latin1');
     this.#prefix = '';
-    for (const record of pending) text += `${encodeRecord(record)}\n`;
+    for (const record of pending) {
+      const line = encodeRecord(record);
+      // At most three bytes per UTF-16 unit, and the newline (a long line is measured instead).
+      const most =
+        length + (line.length <= 16_384 ? line.length * 3 : Buffer.byteLength(line)) + 1;
+      if (most > buffer.length) buffer = this.#grow(buffer, length, most);
+      length += buffer.write(line, length, 'utf8');
+      buffer[length++] = 0x0a;
+    }
     try {
-      // The string goes to the kernel as it is (Node encodes it into its own buffer): no copy
-      // into a Buffer of our own. A short write (a full disk, say) writes the rest from bytes.
-      const written = writeSync(this.#fd, text);
-      const length = Buffer.byteLength(text);
-      if (written < length) {
-        const data = Buffer.from(text);
-        let offset = written;
-        while (offset < length) offset += writeSync(this.#fd, data, offset, length - offset);
-      }
+      let offset = 0;
+      while (offset < length) offset += writeSync(this.#fd, buffer, offset, length - offset);
     } catch (error) {
       this.#failure = error instanceof Error ? error : new Error(String(error));
     }
+    // A buffer grown for one large commit is not kept.
+    if (buffer.length > KEPT_BUFFER_BYTES) this.#buffer = Buffer.allocUnsafe(KEPT_BUFFER_BYTES);
   }
+
+  /** A larger buffer holding the first `used` bytes of `buffer`, with room for `needed`. */
+  #grow(buffer: Buffer, used: number, needed: number): Buffer {
+    const grown = Buffer.allocUnsafe(Math.max(needed, buffer.length * 2));
+    buffer.copy(grown, 0, 0, used);
+    this.#buffer = grown;
+    return grown;
+  }
+
 
   /** Writes every appended record; rejects on a write failure. */
   flush(): Promise<void> {
