@@ -35,7 +35,7 @@ export interface HookContextOptions {
  * (hooks only see the read-only `HookContext` view).
  */
 export class RunHookContext implements HookContext {
-  readonly runId: string;
+  #runId: string | undefined;
   readonly isStreaming: boolean;
   readonly agentName: string | undefined;
   readonly signal: AbortSignal;
@@ -47,7 +47,7 @@ export class RunHookContext implements HookContext {
   #modelCall: number;
 
   constructor(options: HookContextOptions = {}) {
-    this.runId = options.runId ?? randomUUID();
+    this.#runId = options.runId;
     this.isStreaming = options.isStreaming ?? false;
     this.agentName = options.agentName;
     this.signal = options.signal ?? new AbortController().signal;
@@ -62,6 +62,11 @@ export class RunHookContext implements HookContext {
     this.#recordHookRun = options.recordHookRun;
     // eslint-disable-next-line @typescript-eslint/no-deprecated -- the first release's name, still filled in
     this.#modelCall = options.modelCall ?? options.turn ?? 0;
+  }
+
+  /** The run's id, drawn when first read (a run no hook looks at never needs one). */
+  get runId(): string {
+    return (this.#runId ??= randomUUID());
   }
 
   /** One-based model-call index within the run; 0 before the first model call. */

@@ -3,7 +3,6 @@
  * configuration, the session it belongs to, its hook context and cancellation, its budget, the
  * event channel, and the few helpers every step uses (emit, append to history, await a hook).
  */
-import { randomUUID } from '../content/random-id.ts';
 import type { FinishReason, GenerationSettings, LanguageModel, Message } from '../content/index.ts';
 import type { AgentHook, Awaitable } from '../hooks/agent-hook.ts';
 import type { HookReport, SessionInfo, SubagentIdentity } from '../events/context.ts';
@@ -257,7 +256,6 @@ export class RunState {
     }
     this.context = new RunHookContext({
       ...(child === undefined ? {} : { agent: child.agent }),
-      runId: randomUUID(),
       isStreaming: streaming,
       ...(config.agentName === undefined ? {} : { agentName: config.agentName }),
       signal: this.signal,

@@ -603,6 +603,8 @@ describe('Scratchpad and HookContext', () => {
     runContext.setTurn(4);
     expect(runContext.modelCall).toBe(4);
     expect(runContext.runId).toMatch(/^[0-9a-f-]{36}$/);
+    // Drawn on first read, then the same for the run.
+    expect(runContext.runId).toBe(runContext.runId);
     expect(createHookContext().runId).not.toBe(runContext.runId);
   });
 });

@@ -80,6 +80,40 @@ describe.each(SURFACES)('turn lifecycle ($name)', ({ streaming }) => {
     ]);
   });
 
+  it("gives each run one id, the same on every hook's context of the run, another for the next run", async () => {
+    const ids: string[][] = [[], []];
+    let run = 0;
+    const record = (context: { readonly runId: string }) => ids[run]?.push(context.runId);
+    const { session } = await start({
+      script: [
+        callTools([{ id: 'c1', name: 'echo', args: { text: 'hi' } }]),
+        say('One.'),
+        say('Two.'),
+      ],
+      hooks: [
+        {
+          name: 'ids',
+          onCompletionCall: (context) => (record(context), { kind: 'continue' }),
+          onToolCall: (context) => (record(context), { kind: 'run' }),
+          onStop: (context) => (record(context), { kind: 'continue' }),
+        },
+      ],
+    });
+    await collect(session.run('first', { streaming }));
+    run = 1;
+    await collect(session.run('second', { streaming }));
+    await session.close('exit');
+    const [first = [], second = []] = ids;
+    expect(first).toHaveLength(4);
+    expect(new Set(first).size).toBe(1);
+    expect(second).toHaveLength(2);
+    expect(new Set(second).size).toBe(1);
+    expect(first[0]).toMatch(
+      /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/,
+    );
+    expect(second[0]).not.toBe(first[0]);
+  });
+
   it('does not fire Stop after a tool step whose provider said stop', async () => {
     const log: string[] = [];
     const { session } = await start({
