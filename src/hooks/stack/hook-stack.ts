@@ -165,19 +165,13 @@ export class HookStack implements AgentHook {
   /** The diagnostics name of a member: its `name`, else its class name, else `hook #i` (one-based). */
   nameOf(hook: AgentHook): string {
     if (typeof hook.name === 'string' && hook.name !== '') return hook.name;
-    const prototype: unknown = Object.getPrototypeOf(hook);
-    const constructorName =
-      typeof prototype === 'object' && prototype !== null
-        ? (prototype as { readonly constructor?: { readonly name?: unknown } }).constructor?.name
-        : undefined;
-    if (
-      typeof constructorName === 'string' &&
-      constructorName !== '' &&
-      constructorName !== 'Object'
-    ) {
-      return constructorName;
-    }
-    return `hook #${this.#hooks.indexOf(hook) + 1}`;
+    const prototype = Object.getPrototypeOf(hook) as {
+      readonly constructor?: { name?: string };
+    } | null;
+    const constructorName = prototype?.constructor?.name;
+    return constructorName !== undefined && constructorName !== '' && constructorName !== 'Object'
+      ? constructorName
+      : `hook #${this.#hooks.indexOf(hook) + 1}`;
   }
 
   /**
@@ -334,9 +328,10 @@ export class HookStack implements AgentHook {
   }
 
   /**
-   * Continues a dispatch from member `position`, whose answer is `result`. A member answering
-   * exactly the event's `proceed` value is passed over at the cost of one comparison; the state
-   * of the event's composition exists from the first answer that is not.
+   * Continues a dispatch from member `position`, whose answer is `result`: synchronously while the
+   * members answer synchronously; at a promise, it resumes (`#resume`) once the promise settles.
+   * A member answering exactly the event's `proceed` value is passed over at the cost of one
+   * comparison; the state of the event's composition exists from the first answer that is not.
    */
   #dispatchFrom(
     dispatcher: Dispatcher,
@@ -345,23 +340,15 @@ export class HookStack implements AgentHook {
     members: readonly AgentHook[],
     position: number,
     result: unknown,
+    state: State = NO_STATE,
   ): unknown {
     const { compose, proceed } = dispatcher;
-    let state: State = NO_STATE;
     for (;;) {
       if (result !== proceed && result !== RECORDED) {
         const hook = members[position] as AgentHook;
         if (isThenable(result)) {
           if (!dispatcher.synchronous)
-            return this.#dispatchAsync(
-              dispatcher,
-              context,
-              event,
-              members,
-              position,
-              result,
-              state,
-            );
+            return this.#resume(dispatcher, context, event, members, position, result, state);
           // Swallow the orphaned promise's eventual rejection: the error below already reports it.
           Promise.resolve(result).catch(ignore);
           this.#failed(
@@ -386,8 +373,8 @@ export class HookStack implements AgentHook {
     return state === NO_STATE ? proceed : compose.finish(state);
   }
 
-  /** Continues a dispatch from member `position`, whose answer is `pending`. */
-  async #dispatchAsync(
+  /** Awaits member `position`'s pending answer (a rejection is its failure), then goes on. */
+  async #resume(
     dispatcher: Dispatcher,
     context: HookContext,
     event: unknown,
@@ -396,30 +383,14 @@ export class HookStack implements AgentHook {
     pending: PromiseLike<unknown>,
     state: State,
   ): Promise<unknown> {
-    const { compose, kind, proceed } = dispatcher;
-    for (;;) {
-      const hook = members[position] as AgentHook;
-      const result = await this.#settle(pending, hook, kind, context);
-      if (
-        result !== RECORDED &&
-        result !== proceed &&
-        this.#valid(dispatcher, result, hook, context)
-      ) {
-        if (state === NO_STATE) state = compose.start(event);
-        const outcome = compose.accept(state, result, this.#member(dispatcher, hook, context));
-        if (outcome !== NEXT) return outcome;
-      }
-      position++;
-      if (position >= members.length) break;
-      const next = this.#call(
-        dispatcher,
-        members[position] as AgentHook,
-        context,
-        state === NO_STATE ? event : compose.eventFor(state, event),
-      );
-      pending = isThenable(next) ? next : Promise.resolve(next);
+    let result: unknown;
+    try {
+      result = await pending;
+    } catch (error) {
+      this.#failed(error, members[position] as AgentHook, dispatcher.kind, context);
+      result = RECORDED;
     }
-    return state === NO_STATE ? proceed : compose.finish(state);
+    return this.#dispatchFrom(dispatcher, context, event, members, position, result, state);
   }
 
   /** Calls one member; a synchronous throw becomes a `HookError` (thrown or recorded → `RECORDED`). */
@@ -452,57 +423,31 @@ export class HookStack implements AgentHook {
   ): unknown {
     const startTime = Date.now();
     const start = performance.now();
+    const record = (result: unknown, error: unknown): void => {
+      const name = this.nameOf(hook);
+      context.recordHookRun?.(
+        inProcessRun(dispatcher, name, event, startTime, start, result, error),
+      );
+    };
     let result: unknown;
     try {
       result = dispatcher.invoke(hook, context, event);
     } catch (error) {
-      this.#recordRun(dispatcher, hook, context, event, startTime, start, undefined, error);
+      record(undefined, error);
       this.#failed(error, hook, dispatcher.kind, context);
       return RECORDED;
     }
     if (!isThenable(result)) {
-      this.#recordRun(dispatcher, hook, context, event, startTime, start, result, undefined);
+      record(result, undefined);
       return result;
     }
     return Promise.resolve(result).then(
-      (settled) => {
-        this.#recordRun(dispatcher, hook, context, event, startTime, start, settled, undefined);
-        return settled;
-      },
+      (settled) => (record(settled, undefined), settled),
       (error: unknown) => {
-        this.#recordRun(dispatcher, hook, context, event, startTime, start, undefined, error);
+        record(undefined, error);
         throw error;
       },
     );
-  }
-
-  #recordRun(
-    dispatcher: Dispatcher,
-    hook: AgentHook,
-    context: HookContext,
-    event: unknown,
-    startTime: number,
-    start: number,
-    result: unknown,
-    error: unknown,
-  ): void {
-    context.recordHookRun?.(
-      inProcessRun(dispatcher, this.nameOf(hook), event, startTime, start, result, error),
-    );
-  }
-
-  async #settle(
-    pending: PromiseLike<unknown>,
-    hook: AgentHook,
-    kind: HookEventKind,
-    context: HookContext,
-  ): Promise<unknown> {
-    try {
-      return await pending;
-    } catch (error) {
-      this.#failed(error, hook, kind, context);
-      return RECORDED;
-    }
   }
 
   /** True for an action of the event; anything else is reported as the member's failure. */
