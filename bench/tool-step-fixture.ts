@@ -4,6 +4,9 @@
  * (the last step only answers), sessions opened beforehand (opening one is a per-session cost,
  * not a per-step one), and a short tool step guarded by one no-op command hook.
  */
+import { openSync, writeSync, closeSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Message, ToolCallBlock, ToolResponseBlock } from '../src/content/index.ts';
 import { createAgent, ToolRegistry, type AgentOptions } from '../src/loop/index.ts';
 import { createScriptedModel, type ScriptedTurn } from '../src/testing.ts';
 import { HookStack } from '../src/hooks/stack/hook-stack.ts';
@@ -102,6 +105,70 @@ export async function preparedRuns(
     close: async (): Promise<void> => {
       await Promise.all(sessions.map((entry) => entry.session.close('exit')));
     },
+  };
+}
+
+let handRuns = 0;
+
+/**
+ * The loop's essential work on `script`, written by hand as cheaply as it can be: the history
+ * (each request a copy of it, with the tools and a signal), the answer's calls validated, the
+ * calls (without the answer's text) written to a transcript file before the tool runs, the tool
+ * awaited, the tool message appended, and the answer and tool message written at the end of the
+ * event-loop turn. No events, hooks, budgets, records of calls or cancellation plumbing: what the
+ * loop adds to this is its own machinery.
+ */
+export function handWrittenRun(cwd: string, script: readonly ScriptedTurn[]): () => Promise<void> {
+  const tools = echoTools.declarations();
+  return async () => {
+    const fd = openSync(join(cwd, `by-hand-${++handRuns}.jsonl`), 'a');
+    const model = createScriptedModel(script);
+    const controller = new AbortController();
+    const history: Message[] = [{ speaker: 'human', blocks: [{ type: 'text', text: 'go' }] }];
+    let later: Message[] = [];
+    const writeLater = (): void => {
+      if (later.length === 0) return;
+      const lines = later.map((message) => `${JSON.stringify({ type: 'message', message })}\n`);
+      later = [];
+      writeSync(fd, lines.join(''));
+    };
+    for (let step = 0; step < STEPS; step++) {
+      const answer = await model.generate(
+        { model: 'scripted', contents: history.slice(), tools },
+        { signal: controller.signal },
+      );
+      history.push(answer.content);
+      const calls = answer.content.blocks.filter(
+        (block): block is ToolCallBlock => block.type === 'tool_call',
+      );
+      if (calls.length === 0) {
+        later.push(answer.content);
+        break;
+      }
+      for (const call of calls)
+        if (!echoTools.validate(call.name, call.parameters).ok) throw new Error('invalid call');
+      writeSync(
+        fd,
+        `${JSON.stringify({ type: 'pending-message', message: { speaker: 'ai', blocks: calls } })}\n`,
+      );
+      const results: ToolResponseBlock[] = [];
+      for (const call of calls) {
+        const tool = echoTools.get(call.name);
+        if (tool === undefined) throw new Error('unknown tool');
+        const result = await tool.execute(call.parameters, {
+          signal: controller.signal,
+          cwd,
+          toolCallId: call.id,
+        });
+        results.push({ type: 'tool_response', callId: call.id, toolName: call.name, result });
+      }
+      const toolMessage: Message = { speaker: 'tool', blocks: results };
+      history.push(toolMessage);
+      if (later.length === 0) setImmediate(writeLater);
+      later.push(answer.content, toolMessage);
+    }
+    if (later.length > 0) writeLater();
+    closeSync(fd);
   };
 }
 
