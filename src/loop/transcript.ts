@@ -244,8 +244,7 @@ export class TranscriptWriter {
     for (const record of pending) {
       const line = encodeRecord(record);
       // At most three bytes per UTF-16 unit, and the newline (a long line is measured instead).
-      const most =
-        length + (line.length <= 16_384 ? line.length * 3 : Buffer.byteLength(line)) + 1;
+      const most = length + (line.length <= 16_384 ? line.length * 3 : Buffer.byteLength(line)) + 1;
       if (most > buffer.length) buffer = this.#grow(buffer, length, most);
       length += buffer.write(line, length, 'utf8');
       buffer[length++] = 0x0a;
@@ -267,7 +266,6 @@ export class TranscriptWriter {
     this.#buffer = grown;
     return grown;
   }
-
 
   /** Writes every appended record; rejects on a write failure. */
   flush(): Promise<void> {
