@@ -11,8 +11,18 @@ const STOP = {
 };
 
 describe('foreignPayload', () => {
-  it("adds Claude Code's and Codex's names beside hookwire's at SubagentStop and PostCompact", () => {
+  it("adds Claude Code's and Codex's names beside hookwire's at Stop, SubagentStop and PostCompact", () => {
     for (const dialect of ['claude', 'codex'] as const) {
+      expect(
+        foreignPayload(dialect, 'Stop', {
+          stop_hook_active: false,
+          prompt: 'tidy up',
+          prompt_response: 'Done: 2 files removed.',
+        }),
+      ).toMatchObject({
+        prompt_response: 'Done: 2 files removed.',
+        last_assistant_message: 'Done: 2 files removed.',
+      });
       expect(foreignPayload(dialect, 'SubagentStop', STOP)).toEqual({
         ...STOP,
         last_assistant_message: 'Found 3 issues.',

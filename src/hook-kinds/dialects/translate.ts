@@ -35,7 +35,9 @@ type Extras = Readonly<Partial<Record<HookEventName, (fields: Fields) => Fields>
 
 /** Claude Code's (and Codex's) names for payload fields hookwire calls otherwise. */
 const CLAUDE_EXTRAS: Extras = {
-  // Claude Code's reference: SubagentStop gets `last_assistant_message` (hookwire's `result`).
+  // Claude Code gives Stop and SubagentStop the answer as `last_assistant_message` (hookwire's
+  // `prompt_response` and `result`): the field Stop hooks read instead of the transcript.
+  Stop: (fields) => ({ last_assistant_message: fields['prompt_response'] }),
   SubagentStop: (fields) => ({ last_assistant_message: fields['result'] }),
   // Claude Code's PostCompact gets the summary as `compact_summary`.
   PostCompact: (fields) => ({ compact_summary: fields['summary'] }),
