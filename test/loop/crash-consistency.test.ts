@@ -15,6 +15,7 @@ import {
   createAgent,
   historyOf,
   readTranscript,
+  type RunEvent,
   type TranscriptRecord,
 } from '../../src/loop/index.ts';
 import { repairToolResults } from '../../src/loop/transcript.ts';
@@ -166,6 +167,11 @@ describe.each(SURFACES)('crash-consistent tool steps ($name)', ({ streaming }) =
   });
 });
 
+/** The texts of the hook reports (warnings and messages) a run emitted. */
+function reportTexts(events: readonly RunEvent[]): string[] {
+  return events.flatMap((event) => (event.type === 'hook-report' ? [event.report.text] : []));
+}
+
 /** A transcript as a process killed in the middle of a two-call step leaves it. */
 async function interruptedTranscript(
   cwd: string,
@@ -234,11 +240,7 @@ describe('resuming a session interrupted in the middle of a tool step', () => {
       /^The session was interrupted while this tool call was in progress: the tool may or may not have run/,
     );
     expect(
-      events.some(
-        (event) =>
-          event.type === 'hook-report' &&
-          event.report.text.includes('interrupted in the middle of a tool step'),
-      ),
+      reportTexts(events).some((text) => text.includes('interrupted in the middle of a tool step')),
     ).toBe(true);
     await session.close('exit');
     // The answer is in the transcript: read back plainly, the history is valid as it is.
@@ -377,10 +379,8 @@ describe('an answer written ahead of its tools (pending-message)', () => {
     expect(sent.slice(0, 2)).toEqual([human, calls]);
     expect(sent[2]?.blocks[0]).toMatchObject({ callId: 'c1', result: null });
     expect(
-      events.some(
-        (event) =>
-          event.type === 'hook-report' &&
-          event.report.text.includes('the text of the answer that made the calls was lost'),
+      reportTexts(events).some((text) =>
+        text.includes('the text of the answer that made the calls was lost'),
       ),
     ).toBe(true);
     await session.close('exit');
