@@ -45,11 +45,11 @@ export default async function loopBench(): Promise<void> {
 
   for (const delayMs of [1, 0]) {
     const script = toolStepTurns(delayMs);
-    const steady = delayMs > 0 ? { rounds: 40, warmupRounds: 80 } : { rounds: 30 };
+    const steady = delayMs > 0 ? { rounds: 60, warmupRounds: 80 } : { rounds: 30 };
     const runs = await preparedRuns(
       cwd,
       script,
-      steady.rounds + (steady.warmupRounds ?? 3) + (delayMs > 0 ? 43 : 0),
+      steady.rounds + (steady.warmupRounds ?? 3) + (delayMs > 0 ? 63 : 0),
     );
     const directCalls = async (): Promise<void> => {
       const model = createScriptedModel(script);
@@ -68,7 +68,7 @@ export default async function loopBench(): Promise<void> {
         `loop step, no hooks, model answering ~3.5 KB after ${delayMs} ms (per ${STEPS}-step run) vs the same work written by hand`,
         runs.run,
         handWrittenRun(cwd, script),
-        { rounds: 40, limit: 1.1, unit: 'ms' },
+        { rounds: 60, limit: 1.1, unit: 'ms' },
       );
     await runs.close();
   }
