@@ -428,6 +428,8 @@ export class RunState {
   /**
    * The hook's method for `kind`, bound, when it observes the event (else `undefined`): for the
    * per-delta fire sites of a stream, which look it up once per model call and call it directly.
+   * Each call commits the transcript first, as every hook call does (nothing is pending between
+   * deltas, so that is one check).
    */
   handler<Kind extends HookEventKind>(
     kind: Kind,
