@@ -174,10 +174,10 @@ export type TranscriptRecord =
       readonly time: string;
     };
 
-/** Appends records to a transcript file. */
 /** The encoding buffer a writer keeps between commits (a step's records fit many times over). */
 const KEPT_BUFFER_BYTES = 64 * 1024;
 
+/** Appends records to a transcript file. */
 export class TranscriptWriter {
   readonly path: string;
   #fd: number | undefined;
@@ -186,7 +186,7 @@ export class TranscriptWriter {
   #pending: TranscriptRecord[] = [];
   #prefix = '';
   /** Where a commit's lines are encoded (see `commit`). */
-  #buffer: Buffer = Buffer.allocUnsafe(KEPT_BUFFER_BYTES);
+  readonly #buffer: Buffer = Buffer.allocUnsafe(KEPT_BUFFER_BYTES);
   #scheduled = false;
   // Records appended within one turn of the event loop leave in one write (one syscall) instead
   // of one each: a step appends several.
@@ -237,7 +237,8 @@ export class TranscriptWriter {
     if (pending.length === 0 || this.#fd === undefined || this.#failure !== undefined) return;
     this.#pending = [];
     // Each line is encoded straight into the writer's buffer (no joined string, no copy of it),
-    // which goes to the kernel in one write; a commit larger than the buffer grows it.
+    // which goes to the kernel in one write; a commit larger than the buffer gets a larger one of
+    // its own, not kept.
     let buffer = this.#buffer;
     let length = buffer.write(this.#prefix, 0, 'latin1');
     this.#prefix = '';
@@ -245,7 +246,7 @@ export class TranscriptWriter {
       const line = encodeRecord(record);
       // At most three bytes per UTF-16 unit, and the newline (a long line is measured instead).
       const most = length + (line.length <= 16_384 ? line.length * 3 : Buffer.byteLength(line)) + 1;
-      if (most > buffer.length) buffer = this.#grow(buffer, length, most);
+      if (most > buffer.length) buffer = grown(buffer, length, most);
       length += buffer.write(line, length, 'utf8');
       buffer[length++] = 0x0a;
     }
@@ -255,16 +256,6 @@ export class TranscriptWriter {
     } catch (error) {
       this.#failure = error instanceof Error ? error : new Error(String(error));
     }
-    // A buffer grown for one large commit is not kept.
-    if (buffer.length > KEPT_BUFFER_BYTES) this.#buffer = Buffer.allocUnsafe(KEPT_BUFFER_BYTES);
-  }
-
-  /** A larger buffer holding the first `used` bytes of `buffer`, with room for `needed`. */
-  #grow(buffer: Buffer, used: number, needed: number): Buffer {
-    const grown = Buffer.allocUnsafe(Math.max(needed, buffer.length * 2));
-    buffer.copy(grown, 0, 0, used);
-    this.#buffer = grown;
-    return grown;
   }
 
   /** Writes every appended record; rejects on a write failure. */
@@ -287,6 +278,13 @@ export class TranscriptWriter {
     }
     return Promise.resolve();
   }
+}
+
+/** A larger buffer holding the first `used` bytes of `buffer`, with room for `needed`. */
+function grown(buffer: Buffer, used: number, needed: number): Buffer {
+  const larger = Buffer.allocUnsafe(Math.max(needed, buffer.length * 2));
+  buffer.copy(larger, 0, 0, used);
+  return larger;
 }
 
 /**

@@ -5,12 +5,12 @@
 import { appendFile, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { createAgent } from '../../src/loop/index.ts';
+import { createAgent, historyOf, readTranscript } from '../../src/loop/index.ts';
 import { createScriptedModel, loadScriptedModel } from '../../src/testing.ts';
 import { callTools, collect, loggingHook, say, start, SURFACES } from './support.ts';
 import { HookStack } from '../../src/hooks/stack/hook-stack.ts';
 import { testTempDir } from '../support/temp-dir.ts';
-import { ModelError } from '../../src/content/index.ts';
+import { ModelError, textOf, type Message } from '../../src/content/index.ts';
 
 describe.each(SURFACES)('sessions and transcripts ($name)', ({ streaming }) => {
   it('writes a transcript of valid JSONL records, even when a hook message holds newlines and quotes', async () => {
@@ -120,6 +120,26 @@ describe.each(SURFACES)('sessions and transcripts ($name)', ({ streaming }) => {
       'turn-end',
       'session-end',
     ]);
+  });
+
+  it('writes records larger than its 64 KiB encoding buffer, multi-byte text included, and the records after them', async () => {
+    const big = `${'é€😀 '.repeat(30_000)}end`;
+    const { session } = await start({
+      script: [
+        callTools([{ id: 'c1', name: 'echo', args: { text: big } }], 'tool_calls', big),
+        say('small answer'),
+      ],
+    });
+    const { result } = await collect(session.run('echo a lot', { streaming }));
+    expect(result.status).toBe('completed');
+    await session.close('exit');
+    const { records, warnings } = await readTranscript(session.transcriptPath);
+    expect(warnings).toEqual([]);
+    const history = historyOf(records);
+    expect(textOf(history[1] as Message)).toBe(big);
+    expect(history[2]?.blocks[0]).toMatchObject({ result: { text: big } });
+    expect(textOf(history.at(-1) as Message)).toBe('small answer');
+    expect(records.at(-1)?.type).toBe('session-end');
   });
 
   it('refuses to resume a session that has no transcript, and to reuse an id without resume', async () => {
