@@ -358,16 +358,15 @@ export class RunState {
       readonly reason?: string;
     } = (action) => action as { readonly kind: string; readonly reason?: string },
   ): Promise<HookAction<Kind>> | undefined {
-    if (!this.observed[kind]) return undefined;
-    this.commitTranscripts();
-    const answer = callHook(this.hooks, true, kind, this.context, event);
+    const answer = this.callSync(kind, event);
     if (answer === undefined) return undefined;
     return this.#report(kind, answer, outcome);
   }
 
   /**
-   * Calls a synchronous hook (`modelSelection`) when some hook observes it; `undefined` when none
-   * does. The transcript is committed first, as for every hook.
+   * Calls the hook for `kind` when some hook observes it, and returns its answer as it is (not
+   * awaited, not reported: `fire` does that; `modelSelection` answers synchronously);
+   * `undefined` when none does. The transcript is committed first, as for every hook.
    */
   callSync<Kind extends HookEventKind>(
     kind: Kind,
