@@ -166,10 +166,12 @@ export class HookStack implements AgentHook {
   nameOf(hook: AgentHook): string {
     if (typeof hook.name === 'string' && hook.name !== '') return hook.name;
     const prototype = Object.getPrototypeOf(hook) as {
-      readonly constructor?: { name?: string };
+      readonly constructor?: { readonly name?: unknown };
     } | null;
     const constructorName = prototype?.constructor?.name;
-    return constructorName !== undefined && constructorName !== '' && constructorName !== 'Object'
+    return typeof constructorName === 'string' &&
+      constructorName !== '' &&
+      constructorName !== 'Object'
       ? constructorName
       : `hook #${this.#hooks.indexOf(hook) + 1}`;
   }
