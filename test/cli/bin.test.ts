@@ -22,6 +22,7 @@ import {
   writeHookScript,
   writeJson,
   writeScript,
+  type Sandbox,
 } from './support.ts';
 
 const manifest = JSON.parse(await readFile(join(REPOSITORY, 'package.json'), 'utf8')) as {
@@ -32,6 +33,18 @@ const BIN = join(REPOSITORY, manifest.bin.hookwire);
 const built = existsSync(BIN);
 if (!built) console.warn(`bin.test.ts skipped: ${BIN} is not built (run npm run build)`);
 
+/** A sandbox whose settings put a hook logging each PreToolUse payload to `log`. */
+async function preToolUseLogger(): Promise<{ sandbox: Sandbox; log: string; settings: string }> {
+  const sandbox = await createSandbox();
+  const log = join(sandbox.root, 'hook.jsonl');
+  const logger = await writeHookScript(sandbox.root, 'logger.mjs', LOGGER_HOOK, [log]);
+  const settings = await writeJson(
+    join(sandbox.root, 'settings.json'),
+    settingsWith({ PreToolUse: [logger] }),
+  );
+  return { sandbox, log, settings };
+}
+
 describe.skipIf(!built)(`the built command (${manifest.bin.hookwire})`, () => {
   it('prints the package version', async () => {
     const outcome = await runCli(['--version'], { main: BIN });
@@ -41,13 +54,7 @@ describe.skipIf(!built)(`the built command (${manifest.bin.hookwire})`, () => {
   it.each(['native', 'node'])(
     'runs a tool call under a command hook with the %s spawn helper',
     async (helper) => {
-      const sandbox = await createSandbox();
-      const log = join(sandbox.root, 'hook.jsonl');
-      const logger = await writeHookScript(sandbox.root, 'logger.mjs', LOGGER_HOOK, [log]);
-      const settings = await writeJson(
-        join(sandbox.root, 'settings.json'),
-        settingsWith({ PreToolUse: [logger] }),
-      );
+      const { sandbox, log, settings } = await preToolUseLogger();
       const script = await writeScript(join(sandbox.root, 'model.jsonl'), [
         callTool('c1', 'shell', { command: 'echo from-the-shell > out.txt' }),
         say('done'),
@@ -68,13 +75,7 @@ describe.skipIf(!built)(`the built command (${manifest.bin.hookwire})`, () => {
   );
 
   it('hands a 2 MiB payload to a hook whole (written into its stdin through a lazily loaded net.Socket)', async () => {
-    const sandbox = await createSandbox();
-    const log = join(sandbox.root, 'hook.jsonl');
-    const logger = await writeHookScript(sandbox.root, 'logger.mjs', LOGGER_HOOK, [log]);
-    const settings = await writeJson(
-      join(sandbox.root, 'settings.json'),
-      settingsWith({ PreToolUse: [logger] }),
-    );
+    const { sandbox, log, settings } = await preToolUseLogger();
     const big = 'x'.repeat(2 * 1024 * 1024);
     const fired = await runCli(
       ['hooks', 'fire', 'PreToolUse', '--settings', settings, '--input', '-'],
