@@ -178,27 +178,7 @@ export async function runToolStep(
     }
   }
 
-  let unsettled = plans.length;
-  const settled = await Promise.allSettled(
-    plans.map(async (plan) => {
-      const outcome = await executeCall(run, plan);
-      // Each result is on record the moment it is known, before the step's tool message, while
-      // other calls of the step still run. The last one to settle needs no record of its own:
-      // the step's tool message, which holds it, is appended right after (below, with no hook or
-      // await in between), so it costs one write and one serialisation fewer per step.
-      if (--unsettled === 0) return outcome;
-      run.record({
-        type: 'tool-result',
-        turn: run.currentTurn,
-        response: outcome.block,
-        reviewed: true,
-        additionalContext: outcome.additionalContext,
-        time: isoTime(),
-      });
-      run.session.transcript.commit();
-      return outcome;
-    }),
-  );
+  const settled = await settleCalls(run, plans);
   const failure = settled.find((entry) => entry.status === 'rejected');
   if (failure !== undefined) {
     // Cancelled, or a hook threw: the calls still get their results in the history (those that
@@ -284,6 +264,44 @@ function writeAhead(run: RunState, message: Message): void {
     run.appendMessage(message);
     transcript.commit();
   }
+}
+
+/**
+ * Runs the step's calls concurrently and settles each (a call that throws, or is cancelled, is
+ * a rejected entry). Each result is on record the moment it is known, before the step's tool
+ * message, while other calls of the step still run. The last one to settle needs no record of its
+ * own: the step's tool message, which holds it, is appended right after (with no hook or await in
+ * between), so it costs one write and one serialisation fewer per step. A step of one call, the
+ * common case, awaits it directly.
+ */
+async function settleCalls(
+  run: RunState,
+  plans: readonly Plan[],
+): Promise<PromiseSettledResult<CallOutcome>[]> {
+  if (plans.length === 1) {
+    try {
+      return [{ status: 'fulfilled', value: await executeCall(run, plans[0] as Plan) }];
+    } catch (reason) {
+      return [{ status: 'rejected', reason }];
+    }
+  }
+  let unsettled = plans.length;
+  return Promise.allSettled(
+    plans.map(async (plan) => {
+      const outcome = await executeCall(run, plan);
+      if (--unsettled === 0) return outcome;
+      run.record({
+        type: 'tool-result',
+        turn: run.currentTurn,
+        response: outcome.block,
+        reviewed: true,
+        additionalContext: outcome.additionalContext,
+        time: isoTime(),
+      });
+      run.session.transcript.commit();
+      return outcome;
+    }),
+  );
 }
 
 function invalidCallFailure(diagnosis: Diagnosis, how: string, why: string): TurnEnd {
@@ -518,14 +536,15 @@ async function executeCallBody(run: RunState, plan: Plan): Promise<CallOutcome> 
   return afterTool(run, call, args, block, false, stop);
 }
 
-async function afterTool(
+/** PostToolUse: with no hook observing it, the outcome at once (no promise). */
+function afterTool(
   run: RunState,
   call: ToolCallBlock,
   args: unknown,
   block: ToolResponseBlock,
   skipped: boolean,
   stop: string | undefined,
-): Promise<CallOutcome> {
+): CallOutcome | Promise<CallOutcome> {
   const fired = run.fire('toolResult', () => ({
     toolName: call.name,
     toolCallId: call.id,
@@ -538,10 +557,11 @@ async function afterTool(
     skipped,
     ...toolEventFields(run, call.name),
   }));
-  const action = fired && (await fired);
-  if (action === undefined) return { block, args, skipped, additionalContext: undefined, stop };
-  if (action.kind === 'stop')
-    return { block, args, skipped, additionalContext: undefined, stop: stop ?? action.reason };
-  const presented = action.kind === 'rewrite' ? { ...block, result: action.presentation } : block;
-  return { block: presented, args, skipped, additionalContext: action.additionalContext, stop };
+  if (fired === undefined) return { block, args, skipped, additionalContext: undefined, stop };
+  return fired.then((action) => {
+    if (action.kind === 'stop')
+      return { block, args, skipped, additionalContext: undefined, stop: stop ?? action.reason };
+    const presented = action.kind === 'rewrite' ? { ...block, result: action.presentation } : block;
+    return { block: presented, args, skipped, additionalContext: action.additionalContext, stop };
+  });
 }
