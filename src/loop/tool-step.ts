@@ -12,6 +12,7 @@ import type {
   Message,
   ModelRequest,
   ToolCallBlock,
+  ToolDeclaration,
   ToolResponseBlock,
 } from '../content/index.ts';
 import {
@@ -65,8 +66,7 @@ export async function runToolStep(
   toolCalls: readonly ToolCallBlock[],
 ): Promise<TurnEnd | undefined> {
   const registry = run.config.tools;
-  const offered = new Set<string>();
-  if (request.tools !== undefined) for (const tool of request.tools) offered.add(tool.name);
+  const offered = offeredNames(request.tools);
 
   const plans: Plan[] = [];
   let blocks: ContentBlock[] | undefined;
@@ -315,6 +315,23 @@ function invalidCallFailure(diagnosis: Diagnosis, how: string, why: string): Tur
     ),
     endsRun: true,
   };
+}
+
+const NONE_OFFERED: ReadonlySet<string> = new Set();
+// Per frozen tool list, its names: the list a request offers is usually the registry's frozen,
+// stable array (`declarations()`), so a run builds this set once, not once per step. A list a
+// hook built (and could still change) gets a set of its own each time.
+const offeredSets = new WeakMap<readonly ToolDeclaration[], ReadonlySet<string>>();
+
+/** The names of the tools a request offered. */
+function offeredNames(tools: readonly ToolDeclaration[] | undefined): ReadonlySet<string> {
+  if (tools === undefined) return NONE_OFFERED;
+  let names = offeredSets.get(tools);
+  if (names === undefined) {
+    names = new Set(tools.map((tool) => tool.name));
+    if (Object.isFrozen(tools)) offeredSets.set(tools, names);
+  }
+  return names;
 }
 
 function diagnose(

@@ -263,6 +263,42 @@ describe.each(SURFACES)('steering ($name)', ({ streaming }) => {
     expect(model.requests[0]?.tools?.map((tool) => tool.name)).toEqual(['echo']);
   });
 
+  it('checks each call against the tools offered for its own step when the allowlist changes', async () => {
+    const reasons: string[] = [];
+    let selections = 0;
+    const { session, model } = await start({
+      script: [
+        callTools([{ id: 'c1', name: 'echo', args: { text: 'one' } }]),
+        callTools([{ id: 'c2', name: 'echo', args: { text: 'two' } }]),
+        say('ok'),
+      ],
+      hooks: [
+        loggingHook([], {
+          onToolSelection: () =>
+            ToolSelectionAction.choose({
+              mode: 'auto',
+              allowedToolNames: ++selections === 2 ? ['explode'] : ['echo'],
+            }),
+          onInvalidToolCall: (_context, event) => (
+            reasons.push(`${event.toolCallId} ${event.reason}`),
+            InvalidToolCallAction.skip('not allowed')
+          ),
+        }),
+      ],
+    });
+    const { result, events } = await collect(session.run('q', { streaming }));
+    expect(result.status).toBe('completed');
+    expect(reasons).toEqual(['c2 tool_not_allowed']);
+    expect(model.requests.map((request) => request.tools?.map((tool) => tool.name))).toEqual([
+      ['echo'],
+      ['explode'],
+      ['echo'],
+    ]);
+    expect(
+      events.filter((event) => event.type === 'tool-result').map((event) => event.toolCallId),
+    ).toEqual(['c1', 'c2']);
+  });
+
   it('runs the tool calls of a step concurrently and returns their results in call order', async () => {
     const completed: string[] = [];
     const secondDone = deferred();
