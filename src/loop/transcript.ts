@@ -240,8 +240,11 @@ export class TranscriptWriter {
     // which goes to the kernel in one write; a commit larger than the buffer gets a larger one of
     // its own, not kept.
     let buffer = this.#buffer;
-    let length = buffer.write(this.#prefix, 0, 'latin1');
-    this.#prefix = '';
+    let length = 0;
+    if (this.#prefix !== '') {
+      length = buffer.write(this.#prefix, 0, 'latin1');
+      this.#prefix = '';
+    }
     for (const record of pending) {
       const line = encodeRecord(record);
       // At most three bytes per UTF-16 unit, and the newline (a long line is measured instead).
