@@ -15,6 +15,7 @@ import type {
   ToolDeclaration,
   ToolResponseBlock,
 } from '../content/index.ts';
+import { jsonEncodingProblem } from '../content/json-encodable.ts';
 import {
   InvalidToolCallAction,
   toolCallResolution,
@@ -505,6 +506,15 @@ async function executeCallBody(run: RunState, plan: Plan): Promise<CallOutcome> 
       throw new CancelledError(run.cancelReason());
     error = thrown instanceof Error ? thrown.message || thrown.name : String(thrown);
   }
+  // A result JSON cannot encode would fail every later request that carries the history (each
+  // adapter encodes it), so it never enters it: the call fails, saying where and why.
+  if (error === undefined) {
+    const problem = jsonEncodingProblem(result);
+    if (problem !== undefined) {
+      result = null;
+      error = `tool "${call.name}" returned a result JSON cannot encode (${problem.path}: ${problem.reason}); a tool's result must be JSON (strings, numbers, booleans, null, arrays and plain objects)`;
+    }
+  }
   // The tool's own outcome is on record before the PostToolUse hooks see it (they may take a
   // while); the reviewed result follows. Without such hooks the reviewed record comes at once.
   const reviewing = error === undefined ? run.observed.toolResult : run.observed.toolFailure;
@@ -578,7 +588,17 @@ function afterTool(
   return fired.then((action) => {
     if (action.kind === 'stop')
       return { block, args, skipped, additionalContext: undefined, stop: stop ?? action.reason };
-    const presented = action.kind === 'rewrite' ? { ...block, result: action.presentation } : block;
+    let presented = block;
+    if (action.kind === 'rewrite') {
+      const problem = jsonEncodingProblem(action.presentation);
+      if (problem === undefined) presented = { ...block, result: action.presentation };
+      else
+        run.report({
+          level: 'warning',
+          text: `a PostToolUse hook rewrote the result of call ${call.id} (${call.name}) to a value JSON cannot encode (${problem.path}: ${problem.reason}); the tool's own result was kept`,
+          event: 'toolResult',
+        });
+    }
     return { block: presented, args, skipped, additionalContext: action.additionalContext, stop };
   });
 }

@@ -6,6 +6,7 @@ import { appendFile, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createAgent, historyOf, readTranscript } from '../../src/loop/index.ts';
+import { TranscriptWriter } from '../../src/loop/transcript.ts';
 import { createScriptedModel, loadScriptedModel } from '../../src/testing.ts';
 import { callTools, collect, loggingHook, say, start, SURFACES } from './support.ts';
 import { HookStack } from '../../src/hooks/stack/hook-stack.ts';
@@ -93,35 +94,6 @@ describe.each(SURFACES)('sessions and transcripts ($name)', ({ streaming }) => {
     await third.close();
   });
 
-  it('writes a record JSON cannot encode (a BigInt tool result) as an unencodable record, and every other record', async () => {
-    const bigTool = {
-      declaration: { name: 'big', parameters: { type: 'object' } },
-      execute: () => Promise.resolve({ count: 10n }),
-    };
-    const { session } = await start({
-      script: [callTools([{ id: 'c1', name: 'big', args: {} }]), say('counted')],
-      tools: [bigTool],
-    });
-    const { result } = await collect(session.run('count', { streaming }));
-    expect(result.status).toBe('completed');
-    await session.close('exit');
-    const records = (await readFile(session.transcriptPath, 'utf8'))
-      .trimEnd()
-      .split('\n')
-      .map((line) => JSON.parse(line) as { type: string; recordType?: string; error?: string });
-    expect(records.filter((record) => record.type === 'unencodable')).toEqual([
-      expect.objectContaining({
-        recordType: 'message',
-        error: expect.stringMatching(/BigInt/) as unknown,
-      }),
-    ]);
-    expect(records.map((record) => record.type).slice(-3)).toEqual([
-      'message',
-      'turn-end',
-      'session-end',
-    ]);
-  });
-
   it('writes records larger than its 64 KiB encoding buffer, multi-byte text included, and the records after them', async () => {
     const big = `${'é€😀 '.repeat(30_000)}end`;
     const { session } = await start({
@@ -158,6 +130,48 @@ describe.each(SURFACES)('sessions and transcripts ($name)', ({ streaming }) => {
     const { result } = await collect(handle);
     expect(result.result).toBe('next');
     expect(session.enqueue('c')).toBe(false);
+  });
+});
+
+describe('transcript writer', () => {
+  it('writes a record JSON cannot encode as an unencodable record, and every record around it', async () => {
+    // The loop keeps such values out of its records (a tool's result is checked where it
+    // enters); the writer still never throws on one, from its end-of-turn flush least of all.
+    const path = join(await testTempDir('transcript-writer'), 'session.jsonl');
+    const writer = await TranscriptWriter.open(path);
+    const time = '2026-12-01T00:00:00.000Z';
+    writer.append({ type: 'turn-start', turn: 1, prompt: 'count', time });
+    writer.append({
+      type: 'message',
+      turn: 1,
+      message: {
+        speaker: 'tool',
+        blocks: [{ type: 'tool_response', callId: 'c1', toolName: 'count', result: { n: 10n } }],
+      },
+      time,
+    });
+    writer.append({ type: 'turn-end', turn: 1, status: 'completed', time });
+    await writer.close();
+    const lines = (await readFile(path, 'utf8')).trimEnd().split('\n');
+    expect(lines.map((line) => JSON.parse(line) as unknown)).toEqual([
+      { type: 'turn-start', turn: 1, prompt: 'count', time },
+      {
+        type: 'unencodable',
+        recordType: 'message',
+        error: expect.stringMatching(/BigInt/) as unknown,
+        time,
+      },
+      { type: 'turn-end', turn: 1, status: 'completed', time },
+    ]);
+    const { records, warnings } = await readTranscript(path);
+    expect(warnings).toEqual([]);
+    // Read back, it stands for nothing: the history has no message from it.
+    expect(records.map((record) => record.type as string)).toEqual([
+      'turn-start',
+      'unencodable',
+      'turn-end',
+    ]);
+    expect(historyOf(records)).toEqual([]);
   });
 });
 
