@@ -91,7 +91,8 @@ export interface AgentOptions {
   /**
    * The context budget in tokens: when the next request would exceed it, the history is
    * compacted first (see `compact-step.ts`). Default: the model's `contextWindow` when its
-   * adapter knows it, else off. A provider's too-long rejection compacts in any case.
+   * adapter knows it, else off. A provider's too-long rejection compacts in any case. A subagent
+   * type on a model of its own gets that model's window, capped by this option when it is set.
    */
   readonly maxContextTokens?: number;
 }
@@ -175,6 +176,7 @@ export function createAgent(options: AgentOptions): Agent {
     subagents,
     depth: 0,
     maxContextTokens,
+    maxContextTokensOption: options.maxContextTokens,
   };
   const cwd = resolve(options.cwd);
   const sessionsDir =

@@ -52,6 +52,11 @@ export interface AgentConfig {
   readonly depth: number;
   /** The context budget that triggers compaction (estimated tokens); `undefined`: off. */
   readonly maxContextTokens: number | undefined;
+  /**
+   * The budget as the embedder set it (`AgentOptions.maxContextTokens`); `undefined` when it
+   * came from the model's window. A subagent on a model of its own starts from this.
+   */
+  readonly maxContextTokensOption: number | undefined;
 }
 
 /** What a session keeps between runs. */

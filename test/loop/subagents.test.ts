@@ -8,13 +8,18 @@ import { describe, expect, it } from 'vitest';
 import type { ModelRequest } from '../../src/content/index.ts';
 import { StopAction, ToolCallAction, type HookContext } from '../../src/events/index.ts';
 import {
+  createAgent,
   GENERAL_PURPOSE_AGENT,
   historyOf,
   readTranscript,
+  ToolRegistry,
   type TranscriptRecord,
 } from '../../src/loop/index.ts';
+import type { AgentType } from '../../src/loop/agent-types.ts';
+import { SUMMARIZER_INSTRUCTION } from '../../src/loop/compaction.ts';
+import { testTempDir } from '../support/temp-dir.ts';
 import type { Tool } from '../../src/loop/tool.ts';
-import type { ScriptedTurn } from '../../src/testing.ts';
+import { createScriptedModel, type ScriptedModel, type ScriptedTurn } from '../../src/testing.ts';
 import {
   callTools,
   collect,
@@ -322,5 +327,60 @@ describe('subagent transcripts', () => {
     const text = await readFile(session.transcriptPath, 'utf8');
     const expected = session.transcriptPath.replace(/\.jsonl$/, '.agents/');
     expect(text).toContain(JSON.stringify(expected).slice(1, -1));
+  });
+});
+
+describe('a subagent on a model of its own', () => {
+  const SUMMARY = 'The counter echoed long texts.';
+  const isSummary = (request: ModelRequest): boolean =>
+    request.settings?.systemInstruction === SUMMARIZER_INSTRUCTION;
+  /** The child's model: six 600-character echoes, then an answer; summaries on request. */
+  const childModel = (contextWindow: number | undefined): ScriptedModel => {
+    let step = 0;
+    const model = createScriptedModel((request) => {
+      if (isSummary(request)) return say(SUMMARY);
+      step++;
+      return step <= 6
+        ? callTools([
+            { id: `e${step}`, name: 'echo', args: { text: `${step}:${'x'.repeat(600)}` } },
+          ])
+        : say('counted');
+    });
+    return contextWindow === undefined ? model : Object.assign(model, { contextWindow });
+  };
+  const parentModel = (): ScriptedModel =>
+    Object.assign(
+      createScriptedModel((request) =>
+        request.contents.length === 1
+          ? callTools([agentCall('a1', 'count the files', 'counter')])
+          : say(`parent got: ${lastText(request)}`),
+      ),
+      { contextWindow: 1_000_000 },
+    );
+  const run = async (child: ScriptedModel, maxContextTokens?: number) => {
+    const agent = createAgent({
+      model: parentModel(),
+      tools: new ToolRegistry([echoTool]),
+      cwd: await testTempDir('subagent-budget'),
+      subagents: { types: [{ ...types[0], model: child } as AgentType] },
+      ...(maxContextTokens === undefined ? {} : { maxContextTokens }),
+    });
+    const session = await agent.openSession();
+    const { result } = await collect(session.run('delegate'));
+    await session.close('exit');
+    expect(result.status).toBe('completed');
+    return child.requests.filter(isSummary).length;
+  };
+
+  it("compacts within its model's window, not its parent's", async () => {
+    // The parent's model holds a million tokens; the child's 700: the child must compact.
+    expect(await run(childModel(700))).toBeGreaterThanOrEqual(1);
+    // A child model whose window is unknown gets no budget of its parent's model's.
+    expect(await run(childModel(undefined))).toBe(0);
+  });
+
+  it('is capped by an explicit maxContextTokens of the agent', async () => {
+    expect(await run(childModel(1_000_000), 700)).toBeGreaterThanOrEqual(1);
+    expect(await run(childModel(1_000_000))).toBe(0);
   });
 });
