@@ -9,8 +9,8 @@
  *    V8 compiles the step's functions over the first ~1,500 steps of a process (measured in
  *    windows of 25 runs: 1.15× at first, 1.08–1.11× from the 75th run on). It is measured over
  *    240 rounds: a 20-step run's time spreads ~12% (p90 over median) with the VM's timer wakeups,
- *    and over 60 rounds the ratio of medians moved ±3% from one run of the benchmark to the next
- *    (1.05–1.12× over ten runs); over 240 it moves ±1%.
+ *    and over 60 rounds the ratio of medians moved 1.05–1.12× over ten runs of the benchmark;
+ *    over 240, 1.078–1.113× over 21 runs (median 1.093): half the spread.
  *    The same run is then compared with the same work written by hand (`handWrittenRun`: the
  *    history, validation, the calls written ahead, the tool, the messages written after): what
  *    the loop's own machinery (events, hook guards, budgets, records) adds. Limit 1.1×.
