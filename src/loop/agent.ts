@@ -91,8 +91,9 @@ export interface AgentOptions {
   /**
    * The context budget in tokens: when the next request would exceed it, the history is
    * compacted first (see `compact-step.ts`). Default: the model's `contextWindow` when its
-   * adapter knows it, else off. A provider's too-long rejection compacts in any case. A subagent
-   * type on a model of its own gets that model's window, capped by this option when it is set.
+   * adapter knows it, else off. A provider's too-long rejection compacts in any case. This option
+   * applies to subagents too; without it, a subagent type on a model of its own gets that model's
+   * window.
    */
   readonly maxContextTokens?: number;
 }
@@ -175,8 +176,7 @@ export function createAgent(options: AgentOptions): Agent {
     tracer: options.tracer,
     subagents,
     depth: 0,
-    maxContextTokens,
-    maxContextTokensOption: options.maxContextTokens,
+    maxContextTokens: options.maxContextTokens,
   };
   const cwd = resolve(options.cwd);
   const sessionsDir =

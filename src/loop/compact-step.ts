@@ -24,7 +24,7 @@ import {
   planCompaction,
   summarizationRequest,
 } from './compaction.ts';
-import type { RunState, TurnEnd, TurnState } from './run-state.ts';
+import type { AgentConfig, RunState, TurnEnd, TurnState } from './run-state.ts';
 import { isoTime } from './timestamp.ts';
 
 /** What a compaction came to. */
@@ -50,6 +50,14 @@ export function nextRequestTokens(run: RunState): number {
 }
 
 /**
+ * The context budget of a config: its `maxContextTokens`, else its model's window (a subagent's
+ * config holds its own model), else none.
+ */
+export function contextBudget(config: AgentConfig): number | undefined {
+  return config.maxContextTokens ?? config.model.contextWindow;
+}
+
+/**
  * Compacts when the next request would exceed `maxContextTokens`; `undefined` to go on with the
  * model call, or how the turn ends (a PreCompact `stop`). Within budget it answers `undefined`
  * at once, not a promise (checked before every model call).
@@ -58,7 +66,7 @@ export function compactIfNeeded(
   run: RunState,
   turn: TurnState,
 ): Promise<TurnEnd | undefined> | undefined {
-  const budget = run.config.maxContextTokens;
+  const budget = contextBudget(run.config);
   if (budget === undefined) return undefined;
   const tokens = nextRequestTokens(run);
   if (tokens <= budget) return undefined;
@@ -105,7 +113,7 @@ export async function compactHistory(
   tokensBefore: number,
 ): Promise<CompactionOutcome> {
   const { config, session } = run;
-  const budget = config.maxContextTokens;
+  const budget = contextBudget(config);
   const keepTokens =
     budget === undefined
       ? Math.floor(estimateMessagesTokens(session.history) * DEFAULT_KEEP_RATIO)

@@ -50,13 +50,12 @@ export interface AgentConfig {
   readonly subagents: SubagentConfig | undefined;
   /** How deep this agent is nested: 0 for the main agent, 1 for its subagents, … */
   readonly depth: number;
-  /** The context budget that triggers compaction (estimated tokens); `undefined`: off. */
-  readonly maxContextTokens: number | undefined;
   /**
-   * The budget as the embedder set it (`AgentOptions.maxContextTokens`); `undefined` when it
-   * came from the model's window. A subagent on a model of its own starts from this.
+   * The context budget as the embedder set it (`AgentOptions.maxContextTokens`, estimated
+   * tokens); `undefined`: the window of this config's model. `contextBudget` derives the one
+   * compaction uses, so a subagent on a model of its own gets that model's window.
    */
-  readonly maxContextTokensOption: number | undefined;
+  readonly maxContextTokens: number | undefined;
 }
 
 /** What a session keeps between runs. */

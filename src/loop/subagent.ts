@@ -22,7 +22,6 @@
  *   (with that path) and `subagent-end`.
  */
 import { randomUUID } from '../content/random-id.ts';
-import type { LanguageModel } from '../content/index.ts';
 import type { Tool } from './tool.ts';
 import { ToolRegistry } from './tool-registry.ts';
 import {
@@ -198,7 +197,6 @@ export async function runSubagent(
     settings: { ...parent.config.settings, systemInstruction: type.prompt },
     depth,
     tracer: undefined,
-    maxContextTokens: childContextBudget(parent.config, type.model),
   };
   const transcript = await TranscriptWriter.open(transcriptPath);
   const session: SessionState = {
@@ -274,21 +272,4 @@ export async function runSubagent(
     await transcript.close();
     child.detach();
   }
-}
-
-/**
- * The context budget of a child: on the parent's model, the parent's; on a model of its own, that
- * model's window (as for the main agent), capped by an explicit `maxContextTokens`. The parent's
- * model's window says nothing about another model's: a child on a smaller model would overflow
- * it, one on a larger model would compact too early.
- */
-function childContextBudget(
-  config: AgentConfig,
-  model: LanguageModel | undefined,
-): number | undefined {
-  if (model === undefined || model === config.model) return config.maxContextTokens;
-  const window = model.contextWindow;
-  const explicit = config.maxContextTokensOption;
-  if (window === undefined) return explicit;
-  return explicit === undefined ? window : Math.min(explicit, window);
 }

@@ -379,7 +379,7 @@ describe('a subagent on a model of its own', () => {
     expect(await run(childModel(undefined))).toBe(0);
   });
 
-  it('is capped by an explicit maxContextTokens of the agent', async () => {
+  it('follows an explicit maxContextTokens of the agent', async () => {
     expect(await run(childModel(1_000_000), 700)).toBeGreaterThanOrEqual(1);
     expect(await run(childModel(1_000_000))).toBe(0);
   });
