@@ -16,6 +16,13 @@ import {
   SURFACES,
 } from './support.ts';
 
+/** Two runs' script: a tool step and its answer, then the second run's answer. */
+const twoRuns = () => [
+  callTools([{ id: 'c1', name: 'echo', args: { text: 'hi' } }]),
+  say('One.'),
+  say('Two.'),
+];
+
 describe.each(SURFACES)('turn lifecycle ($name)', ({ streaming }) => {
   it('fires the events of a tool-using turn in lifecycle order', async () => {
     const log: string[] = [];
@@ -47,11 +54,7 @@ describe.each(SURFACES)('turn lifecycle ($name)', ({ streaming }) => {
   it('numbers the model calls of each run (modelCall), the same number on the event and the context', async () => {
     const seen: string[] = [];
     const { session } = await start({
-      script: [
-        callTools([{ id: 'c1', name: 'echo', args: { text: 'hi' } }]),
-        say('One.'),
-        say('Two.'),
-      ],
+      script: twoRuns(),
       hooks: [
         {
           name: 'numbers',
@@ -85,11 +88,7 @@ describe.each(SURFACES)('turn lifecycle ($name)', ({ streaming }) => {
     let run = 0;
     const record = (context: { readonly runId: string }) => ids[run]?.push(context.runId);
     const { session } = await start({
-      script: [
-        callTools([{ id: 'c1', name: 'echo', args: { text: 'hi' } }]),
-        say('One.'),
-        say('Two.'),
-      ],
+      script: twoRuns(),
       hooks: [
         {
           name: 'ids',
