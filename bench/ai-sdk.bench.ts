@@ -7,23 +7,17 @@
  * call adds hundreds of milliseconds to both sides). It times the built `dist/` users import
  * when it exists (the sources otherwise), and prints the load average beside the figures.
  */
-import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import type { LanguageModelV4CallOptions, LanguageModelV4GenerateResult } from '@ai-sdk/provider';
 import { generateText, isStepCount, jsonSchema, tool } from 'ai';
 import { MockLanguageModelV4 } from 'ai/test';
 import type * as AiSdkEntry from '../src/ai-sdk.ts';
+import { load, timing } from './built.ts';
 import { compare } from './harness.ts';
 
-const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const built = join(root, 'dist', 'ai-sdk.js');
-const fromDist = existsSync(built);
-const { createHookwire } = (await import(
-  fromDist ? built : join(root, 'src', 'ai-sdk.ts')
-)) as typeof AiSdkEntry;
+const { createHookwire } = await load<typeof AiSdkEntry>('ai-sdk');
 
 const usage: LanguageModelV4GenerateResult['usage'] = {
   inputTokens: { total: 100, noCache: 100, cacheRead: undefined, cacheWrite: undefined },
@@ -94,7 +88,7 @@ export default async function run(): Promise<void> {
       await generateText({ ...options, model: wrappedModel, tools: wrappedTools });
       forget();
     };
-    console.log(`    timing ${fromDist ? 'dist/' : 'src/ (run npm run build to time dist/)'}`);
+    console.log(`    ${timing()}`);
     // Many short samples, interleaved: a shared machine's bursts hit both sides alike and the median
     // shrugs them off.
     const settings = { rounds: 201, operationsPerSample: 16, warmupRounds: 10, limit: 1.05 };

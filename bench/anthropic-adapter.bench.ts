@@ -7,10 +7,15 @@
  * SSE parsing, so the ratio is what the adapter adds on top.
  */
 import Anthropic from '@anthropic-ai/sdk';
-import { createAnthropicModel } from '../src/adapters/providers/anthropic/index.ts';
+import type * as AnthropicModule from '../src/adapters/providers/anthropic/index.ts';
 import { startLoopbackServer } from '../test/support/loopback-server.ts';
 import type { ServerSentEvent } from '../test/support/loopback-server.ts';
+import { load, timing } from './built.ts';
 import { compare } from './harness.ts';
+
+const { createAnthropicModel } = await load<typeof AnthropicModule>(
+  'adapters/providers/anthropic/index',
+);
 
 const chunkCount = 2_000;
 
@@ -95,6 +100,7 @@ function streamEvents(): ServerSentEvent[] {
 }
 
 export default async function run(): Promise<void> {
+  console.log(`    ${timing()}`);
   const server = await startLoopbackServer();
   const events = streamEvents();
   server.replyAlways({ type: 'sse', events });

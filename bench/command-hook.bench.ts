@@ -15,21 +15,15 @@
  * It says which spawn helper ran (native or Node) and times the built dist/ when it exists.
  */
 import { spawn, spawnSync, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { createInterface, type Interface } from 'node:readline';
-import { fileURLToPath } from 'node:url';
+import { load, timing } from './built.ts';
 import { compare, record, type Measured } from './harness.ts';
 import type * as RunnerModule from '../src/hook-kinds/command/runner/index.ts';
 
-const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const distRunner = join(root, 'dist', 'hook-kinds', 'command', 'runner', 'index.js');
-const fromDist = existsSync(distRunner);
-const runners = (await import(
-  fromDist ? distRunner : '../src/hook-kinds/command/runner/index.ts'
-)) as typeof RunnerModule;
+const runners = await load<typeof RunnerModule>('hook-kinds/command/runner/index');
 type CommandRunner = RunnerModule.CommandRunner;
 
 const payload = Buffer.from(
@@ -187,7 +181,7 @@ export default async function commandHookBench(): Promise<void> {
   const runner = runners.createCommandRunner();
   const helperKind = runners.createHelperRunner({ start: 'lazy' }).helperKind;
   console.log(
-    `    spawn helper: ${helperKind}${helperKind === 'node' ? ' (native helper not built: no cc at install, or HOOKWIRE_SPAWN_HELPER=node)' : ''}; timing ${fromDist ? 'dist/' : 'src/ (run npm run build to time dist/)'}`,
+    `    spawn helper: ${helperKind}${helperKind === 'node' ? ' (native helper not built: no cc at install, or HOOKWIRE_SPAWN_HELPER=node)' : ''}; ${timing()}`,
   );
   // Every hop between processes waits for a core: say how busy the machine was.
   const load = loadavg().map((value) => value.toFixed(2));

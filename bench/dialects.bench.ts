@@ -11,11 +11,10 @@
  *     translation adds to a hook run, bound 1.05×. Both hooks are the same cheap process
  *     (`cat >/dev/null`, spawned per call), so the ratio is the translation over a real run.
  */
-import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { load, timing } from './built.ts';
 import { compare } from './harness.ts';
 import type * as CommandModule from '../src/hook-kinds/command/index.ts';
 import type * as EventsModule from '../src/events/index.ts';
@@ -23,14 +22,6 @@ import type * as ImportModule from '../src/hook-kinds/dialects/import-settings.t
 import type * as SettingsModule from '../src/hook-kinds/settings/index.ts';
 import type * as AgentHookModule from '../src/hooks/agent-hook.ts';
 
-const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const fromDist = existsSync(join(root, 'dist', 'hook-kinds', 'dialects', 'translate.js'));
-/** A module of the build (dist/…/X.js) when built, else of the sources (src/…/X.ts). */
-async function load<Module>(path: string): Promise<Module> {
-  return (await import(
-    fromDist ? join(root, 'dist', `${path}.js`) : join(root, 'src', `${path}.ts`)
-  )) as Module;
-}
 const { createCommandHooks, createCommandRunner } = await load<typeof CommandModule>(
   'hook-kinds/command/index',
 );
@@ -144,7 +135,7 @@ export default async function dialectsBenchmark(): Promise<void> {
   const env = { HOOKWIRE_HOME: home };
   const hook = 'cat >/dev/null';
   const runner = createCommandRunner();
-  console.log(`    timing ${fromDist ? 'dist/' : 'src/ (run npm run build to time dist/)'}`);
+  console.log(`    ${timing()}`);
   try {
     const foreign = await project(join(directory, 'foreign'), {
       '.claude/settings.json': claudeFile(hook),

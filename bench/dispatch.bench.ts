@@ -9,16 +9,15 @@
  */
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
+import { load, timing } from './built.ts';
 import { compare, record } from './harness.ts';
-import {
-  createHookContext,
-  HookStack,
-  ObservationAction,
-  ToolCallAction,
-  type AgentHook,
-  type ToolCallEvent,
-  type TextDeltaEvent,
-} from '../src/hooks/index.ts';
+import type * as HooksModule from '../src/hooks/index.ts';
+import type { AgentHook, ToolCallEvent, TextDeltaEvent } from '../src/hooks/index.ts';
+
+const { createHookContext, HookStack, ObservationAction, ToolCallAction } =
+  await load<typeof HooksModule>('hooks/index');
+type ObservationAction = HooksModule.ObservationAction;
+type ToolCallAction = HooksModule.ToolCallAction;
 
 const context = createHookContext();
 const toolCall: ToolCallEvent = {
@@ -69,6 +68,7 @@ let sink = 0;
 let calls = 0;
 
 export default async function dispatchBenchmark(): Promise<void> {
+  console.log(`    ${timing()}`);
   for (const size of [1, 10, 100]) {
     const hooks = Array.from({ length: size }, member);
     const stack = new HookStack(hooks);

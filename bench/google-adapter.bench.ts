@@ -8,10 +8,15 @@
  * adapter adds on top.
  */
 import { GoogleGenAI } from '@google/genai';
-import { createGoogleModel, GEMINI_API_VERSION } from '../src/adapters/providers/google/index.ts';
+import type * as GoogleModule from '../src/adapters/providers/google/index.ts';
 import { startLoopbackServer } from '../test/support/loopback-server.ts';
 import type { ServerSentEvent } from '../test/support/loopback-server.ts';
+import { load, timing } from './built.ts';
 import { compare } from './harness.ts';
+
+const { createGoogleModel, GEMINI_API_VERSION } = await load<typeof GoogleModule>(
+  'adapters/providers/google/index',
+);
 
 const chunkCount = 2_000;
 
@@ -56,6 +61,7 @@ function streamEvents(): ServerSentEvent[] {
 }
 
 export default async function run(): Promise<void> {
+  console.log(`    ${timing()}`);
   const server = await startLoopbackServer();
   const events = streamEvents();
   server.replyAlways({ type: 'sse', events });

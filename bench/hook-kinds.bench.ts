@@ -11,14 +11,13 @@
  *     the same loopback server and reading the body: bound 1.5×.
  */
 import { spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { createInterface } from 'node:readline';
-import { fileURLToPath } from 'node:url';
+import { load, timing } from './built.ts';
 import { compare, record } from './harness.ts';
 import type * as GroupModule from '../src/hook-kinds/command/run-hook-group.ts';
 import type * as RunnerModule from '../src/hook-kinds/command/runner/index.ts';
@@ -27,14 +26,6 @@ import type * as ProcessModule from '../src/hook-kinds/process/index.ts';
 import type * as HttpModule from '../src/hook-kinds/http/index.ts';
 import type * as SettingsModule from '../src/hook-kinds/settings/index.ts';
 
-const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const fromDist = existsSync(join(root, 'dist', 'hook-kinds', 'registry.js'));
-/** A module of the build (dist/…/X.js) when built, else of the sources (src/…/X.ts). */
-async function load<Module>(path: string): Promise<Module> {
-  return (await import(
-    fromDist ? join(root, 'dist', `${path}.js`) : join(root, 'src', `${path}.ts`)
-  )) as Module;
-}
 const { runHookGroup } = await load<typeof GroupModule>('hook-kinds/command/run-hook-group');
 const { createCommandRunner } = await load<typeof RunnerModule>('hook-kinds/command/runner/index');
 const { HookKindStates } = await load<typeof KindModule>('hook-kinds/hook-kind');
@@ -149,7 +140,7 @@ export default async function hookKindsBenchmark(): Promise<void> {
     { ...base, type: 'http', name: 'noop', url, headers: {}, allowedEnvVars: [] },
   ]);
   const body = JSON.stringify(payload);
-  console.log(`    timing ${fromDist ? 'dist/' : 'src/ (run npm run build to time dist/)'}`);
+  console.log(`    ${timing()}`);
 
   try {
     const fireProcess = async () => {

@@ -24,12 +24,12 @@
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { load, timing } from './built.ts';
 import { compare } from './harness.ts';
-import { HookStack } from '../src/hooks/stack/hook-stack.ts';
-import { ObservationAction } from '../src/events/index.ts';
-import { createAgent } from '../src/loop/index.ts';
-import { createScriptedModel, type ScriptedTurn } from '../src/testing.ts';
 import type { ModelRequest } from '../src/content/index.ts';
+import type * as HooksModule from '../src/hooks/index.ts';
+import type * as LoopModule from '../src/loop/index.ts';
+import type * as TestingModule from '../src/testing.ts';
 import {
   handWrittenRun,
   noOpCommandHook,
@@ -39,7 +39,14 @@ import {
   toolStepTurns,
 } from './tool-step-fixture.ts';
 
+const { HookStack, ObservationAction } = await load<typeof HooksModule>('hooks/index');
+const { createAgent } = await load<typeof LoopModule>('loop/index');
+const { createScriptedModel } = await load<typeof TestingModule>('testing');
+type HookStack = HooksModule.HookStack;
+type ScriptedTurn = TestingModule.ScriptedTurn;
+
 export default async function loopBench(): Promise<void> {
+  console.log(`    ${timing()}`);
   const cwd = await mkdtemp(join(tmpdir(), 'hookwire-bench-'));
   const request: ModelRequest = {
     model: 'scripted',

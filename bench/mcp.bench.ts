@@ -10,30 +10,20 @@
  * The server is the tests' (test/fixtures/mcp/stdio-server.ts, the SDK's McpServer). Times the
  * built dist/ when it exists.
  */
-import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { load, repositoryRoot, timing } from './built.ts';
 import { compare } from './harness.ts';
 import type * as ConnectionsModule from '../src/hook-kinds/mcp/mcp-connections.ts';
 import type * as ServersModule from '../src/hook-kinds/settings/mcp-servers.ts';
 
-const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const distConnections = join(root, 'dist', 'hook-kinds', 'mcp', 'mcp-connections.js');
-const fromDist = existsSync(distConnections);
-const { startMcpServers } = (await import(
-  fromDist ? distConnections : '../src/hook-kinds/mcp/mcp-connections.ts'
-)) as typeof ConnectionsModule;
-const { readMcpServers } = (await import(
-  fromDist
-    ? join(root, 'dist', 'hook-kinds', 'settings', 'mcp-servers.js')
-    : '../src/hook-kinds/settings/mcp-servers.ts'
-)) as typeof ServersModule;
+const { startMcpServers } = await load<typeof ConnectionsModule>('hook-kinds/mcp/mcp-connections');
+const { readMcpServers } = await load<typeof ServersModule>('hook-kinds/settings/mcp-servers');
 
-const SERVER = join(root, 'test', 'fixtures', 'mcp', 'stdio-server.ts');
+const SERVER = join(repositoryRoot, 'test', 'fixtures', 'mcp', 'stdio-server.ts');
 const SERVER_ARGS = [SERVER, 'bench'];
 
 function entries(): ReturnType<typeof readMcpServers> {
@@ -53,7 +43,7 @@ async function sdkClient(): Promise<Client> {
 }
 
 export default async function run(): Promise<void> {
-  console.log(`timing ${fromDist ? 'dist/' : 'src/ (run npm run build to time dist/)'}`);
+  console.log(`    ${timing()}`);
   const dir = await mkdtemp(join(tmpdir(), 'hookwire-mcp-bench-'));
   try {
     const connections = await startMcpServers(entries(), { projectDir: dir });

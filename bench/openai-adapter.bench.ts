@@ -6,10 +6,15 @@
  * the ratio is what the adapter adds on top.
  */
 import OpenAI from 'openai';
-import { createOpenAIChatModel } from '../src/adapters/providers/openai/index.ts';
+import type * as OpenAIModule from '../src/adapters/providers/openai/index.ts';
 import { startLoopbackServer } from '../test/support/loopback-server.ts';
 import type { ServerSentEvent } from '../test/support/loopback-server.ts';
+import { load, timing } from './built.ts';
 import { compare } from './harness.ts';
+
+const { createOpenAIChatModel } = await load<typeof OpenAIModule>(
+  'adapters/providers/openai/index',
+);
 
 const chunkCount = 2_000;
 
@@ -79,6 +84,7 @@ function streamEvents(): ServerSentEvent[] {
 }
 
 export default async function run(): Promise<void> {
+  console.log(`    ${timing()}`);
   const server = await startLoopbackServer();
   const events = streamEvents();
   server.replyAlways({ type: 'sse', events });

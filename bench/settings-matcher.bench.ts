@@ -5,8 +5,13 @@
  * `RegExp.test`, to show the wrapper adds nothing measurable. Also: loading a realistic settings
  * text against `JSON.parse` of the same text (the price of validation).
  */
-import { compileMatcher, parseSettingsText } from '../src/hook-kinds/settings/index.ts';
+import type * as SettingsModule from '../src/hook-kinds/settings/index.ts';
+import { load, timing } from './built.ts';
 import { compare } from './harness.ts';
+
+const { compileMatcher, parseSettingsText } = await load<typeof SettingsModule>(
+  'hook-kinds/settings/index',
+);
 
 const at = { file: 'bench.json', path: 'hooks.PreToolUse[0].matcher' };
 const toolNames = [
@@ -50,6 +55,7 @@ const settingsText = JSON.stringify({
 });
 
 export default async function settingsMatcherBench(): Promise<void> {
+  console.log(`    ${timing()}`);
   const single = compileMatcher('Bash', at);
   const singleRegex = /^(?:Bash)$/;
   await compare(

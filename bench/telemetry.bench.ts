@@ -22,9 +22,10 @@ import {
   type ReadableSpan,
   type SpanExporter,
 } from '@opentelemetry/sdk-trace';
+import { load, timing } from './built.ts';
 import { compare } from './harness.ts';
 import type { LoopTracer } from '../src/loop/index.ts';
-import { otelTracer } from '../src/otel.ts';
+import type * as OtelModule from '../src/otel.ts';
 import {
   noOpCommandHook,
   preparedRuns,
@@ -32,6 +33,8 @@ import {
   STEPS,
   toolStepTurns,
 } from './tool-step-fixture.ts';
+
+const { otelTracer } = await load<typeof OtelModule>('otel');
 
 /** An exporter that drops every span: the SDK's work is counted, the network's is not. */
 class DroppingExporter implements SpanExporter {
@@ -49,6 +52,7 @@ class DroppingExporter implements SpanExporter {
 }
 
 export default async function telemetryBench(): Promise<void> {
+  console.log(`    ${timing()}`);
   const cwd = await mkdtemp(join(tmpdir(), 'hookwire-bench-telemetry-'));
   // Figures 1 and 2 time the loop benchmark's run, in its steady state as the loop benchmark
   // does (see loop.bench.ts): 80 unmeasured runs first, while V8 still compiles the step, then 240

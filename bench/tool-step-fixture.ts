@@ -6,17 +6,22 @@
  */
 import { openSync, writeSync, closeSync } from 'node:fs';
 import { join } from 'node:path';
+import { load } from './built.ts';
 import type { Message, ToolCallBlock, ToolResponseBlock } from '../src/content/index.ts';
-import { createAgent, ToolRegistry, type AgentOptions } from '../src/loop/index.ts';
-import { createScriptedModel, type ScriptedTurn } from '../src/testing.ts';
-import { HookStack } from '../src/hooks/stack/hook-stack.ts';
-import {
-  createCommandHooks,
-  createCommandRunner,
-  mergeSettingsFiles,
-  parseSettingsText,
-} from '../src/hook-kinds/command/index.ts';
+import type * as LoopModule from '../src/loop/index.ts';
+import type * as TestingModule from '../src/testing.ts';
+import type * as HooksModule from '../src/hooks/index.ts';
+import type * as CommandModule from '../src/hook-kinds/command/index.ts';
 import type { CommandRunner } from '../src/hook-kinds/command/runner/index.ts';
+
+const { createAgent, ToolRegistry } = await load<typeof LoopModule>('loop/index');
+const { createScriptedModel } = await load<typeof TestingModule>('testing');
+const { HookStack } = await load<typeof HooksModule>('hooks/index');
+const { createCommandHooks, createCommandRunner, mergeSettingsFiles, parseSettingsText } =
+  await load<typeof CommandModule>('hook-kinds/command/index');
+type AgentOptions = LoopModule.AgentOptions;
+type ScriptedTurn = TestingModule.ScriptedTurn;
+type HookStack = HooksModule.HookStack;
 
 /** Model calls per run. */
 export const STEPS = 20;

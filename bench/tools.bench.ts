@@ -9,12 +9,18 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Ajv2020 } from 'ajv/dist/2020.js';
+import { load, timing } from './built.ts';
 import { compare } from './harness.ts';
-import { builtinTools, shellTool } from '../src/adapters/tools/index.ts';
-import { createDirectRunner } from '../src/hook-kinds/command/runner/index.ts';
-import { ToolRegistry } from '../src/loop/tool-registry.ts';
+import type * as ToolsModule from '../src/adapters/tools/index.ts';
+import type * as RunnerModule from '../src/hook-kinds/command/runner/index.ts';
+import type * as RegistryModule from '../src/loop/tool-registry.ts';
+
+const { builtinTools, shellTool } = await load<typeof ToolsModule>('adapters/tools/index');
+const { createDirectRunner } = await load<typeof RunnerModule>('hook-kinds/command/runner/index');
+const { ToolRegistry } = await load<typeof RegistryModule>('loop/tool-registry');
 
 export default async function toolsBenchmark(): Promise<void> {
+  console.log(`    ${timing()}`);
   const registry = new ToolRegistry(builtinTools());
   const editDeclaration = registry.get('edit_file')!.declaration;
   const directValidator = new Ajv2020({

@@ -3,9 +3,13 @@
  * follows a `JSON.parse` of the hook's stdout, so that parse is the baseline. Decoding validates
  * with zod and returns the original references (no copy of contents or blocks).
  */
+import { load, timing } from './built.ts';
 import { compare } from './harness.ts';
-import { decodeHookOutput } from '../src/events/index.ts';
-import { decodeHookLLMRequest } from '../src/wire/index.ts';
+import type * as EventsModule from '../src/events/index.ts';
+import type * as WireModule from '../src/wire/index.ts';
+
+const { decodeHookOutput } = await load<typeof EventsModule>('events/index');
+const { decodeHookLLMRequest } = await load<typeof WireModule>('wire/index');
 
 function conversation(turns: number) {
   const contents = [];
@@ -51,6 +55,7 @@ function conversation(turns: number) {
 }
 
 export default async function run(): Promise<void> {
+  console.log(`    ${timing()}`);
   const request = conversation(20);
   const requestText = JSON.stringify(request);
   await compare(
