@@ -141,3 +141,82 @@ function print(comparison: Comparison): void {
 export function allResults(): readonly Comparison[] {
   return results;
 }
+
+/** The figure a child process of `acrossProcesses` measures (unset in the parent). */
+const childFigure = process.env.HOOKWIRE_BENCH_FIGURE;
+const CHILD_LINE = '@@hookwire-bench-figure ';
+
+/** Whether this process is a child of `acrossProcesses`: the rest of its benchmark is skipped. */
+export function inBenchChild(): boolean {
+  return childFigure !== undefined;
+}
+
+function median(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)] ?? Number.NaN;
+}
+
+/**
+ * Measures one figure in `processes` fresh Node processes, one after another (never two at once:
+ * they would share the cores), and reports the median over them: each process's ratio of medians,
+ * and their median against the limit. A figure whose spread comes from the machine over time
+ * (timer wakeups, the host's other guests), not from the samples of one run, is measured over a
+ * longer stretch this way, and no single process's draw decides it. Every process's ratio is
+ * printed.
+ *
+ * `benchFile` is the benchmark's file name (the child runs `bench/run.ts benchFile` with
+ * `HOOKWIRE_BENCH_FIGURE=id`); in the child, `measure` runs and its figure goes to the parent.
+ * Returns the combined figure (the child's own, in a child).
+ */
+export async function acrossProcesses(
+  benchFile: string,
+  id: string,
+  processes: number,
+  measure: () => Promise<Comparison>,
+): Promise<Comparison | undefined> {
+  if (childFigure !== undefined) {
+    if (childFigure !== id) return undefined;
+    const comparison = await measure();
+    process.stdout.write(`${CHILD_LINE}${JSON.stringify(comparison)}\n`);
+    return comparison;
+  }
+  const { spawnSync } = await import('node:child_process');
+  const runner = new URL('run.ts', import.meta.url).pathname;
+  const figures: Comparison[] = [];
+  for (let index = 0; index < processes; index++) {
+    const child = spawnSync(process.execPath, [...process.execArgv, runner, benchFile], {
+      env: { ...process.env, HOOKWIRE_BENCH_FIGURE: id },
+      encoding: 'utf8',
+      maxBuffer: 16 * 1024 * 1024,
+    });
+    const line = child.stdout.split('\n').find((text) => text.startsWith(CHILD_LINE));
+    if (child.status !== 0 || line === undefined)
+      throw new Error(
+        `bench: the process measuring ${id} failed (exit ${String(child.status)}):\n${child.stderr}`,
+      );
+    figures.push(JSON.parse(line.slice(CHILD_LINE.length)) as Comparison);
+  }
+  const first = figures[0];
+  if (first === undefined) throw new Error('bench: acrossProcesses needs at least one process');
+  const across = (pick: (measured: Measured) => number, side: 'candidate' | 'baseline') =>
+    median(figures.map((figure) => pick(figure[side])));
+  const summary = (side: 'candidate' | 'baseline'): Measured => ({
+    median: across((measured) => measured.median, side),
+    p90: across((measured) => measured.p90, side),
+    samples: figures.reduce((sum, figure) => sum + figure[side].samples, 0),
+  });
+  const comparison: Comparison = {
+    name: `${first.name} [median of ${processes} processes]`,
+    candidate: summary('candidate'),
+    baseline: summary('baseline'),
+    ratio: median(figures.map((figure) => figure.ratio)),
+    unit: first.unit,
+    ...(first.limit === undefined ? {} : { limit: first.limit }),
+  };
+  results.push(comparison);
+  print(comparison);
+  console.log(
+    `  per process: ${figures.map((figure) => `${figure.ratio.toFixed(3)}×`).join(', ')}`,
+  );
+  return comparison;
+}
