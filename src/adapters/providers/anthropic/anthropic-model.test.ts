@@ -623,6 +623,45 @@ describe('Anthropic adapter (stream only)', () => {
     expect(error.message).toContain('Overloaded');
   });
 
+  it('closes the HTTP request when the consumer stops reading after the first part', async () => {
+    server.reply(() => ({
+      frames: [
+        namedEvent({
+          type: 'message_start',
+          message: {
+            id: 'msg_b',
+            type: 'message',
+            role: 'assistant',
+            model: 'm',
+            content: [],
+            stop_reason: null,
+            stop_sequence: null,
+            usage: { input_tokens: 3, output_tokens: 1 },
+          },
+        }),
+        namedEvent({
+          type: 'content_block_start',
+          index: 0,
+          content_block: { type: 'text', text: '' },
+        }),
+        namedEvent({
+          type: 'content_block_delta',
+          index: 0,
+          delta: { type: 'text_delta', text: 'First' },
+        }),
+      ],
+      hold: true,
+    }));
+    const closed = server.clientClosed();
+    const parts: ModelStreamPart[] = [];
+    for await (const part of model.stream(hello)) {
+      parts.push(part);
+      break;
+    }
+    expect(parts).toEqual([{ type: 'text-delta', text: 'First' }]);
+    await closed;
+  });
+
   it('reports a stream cut before message_stop as a network error, never as a finished answer', async () => {
     server.reply(() => ({
       frames: [

@@ -1,5 +1,8 @@
 import Anthropic from '@anthropic-ai/sdk';
-import type { MessageCreateParamsNonStreaming } from '@anthropic-ai/sdk/resources/messages';
+import type {
+  MessageCreateParamsNonStreaming,
+  RawMessageStreamEvent,
+} from '@anthropic-ai/sdk/resources/messages';
 import {
   ModelError,
   type LanguageModel,
@@ -9,6 +12,7 @@ import {
   type ModelStreamPart,
 } from '../../../content/index.ts';
 import { contextWindowOf } from '../shared/context-windows.ts';
+import { partStream } from '../shared/part-stream.ts';
 import { toAnthropicModelError } from './anthropic-error.ts';
 import { AnthropicStreamAssembler } from './anthropic-stream-assembler.ts';
 import { fromAnthropicMessage } from './from-anthropic-response.ts';
@@ -68,35 +72,31 @@ export function createAnthropicModel(options: AnthropicModelOptions): LanguageMo
       }
     },
 
-    async *stream(
-      request: ModelRequest,
-      callOptions?: ModelCallOptions,
-    ): AsyncGenerator<ModelStreamPart> {
+    stream(request: ModelRequest, callOptions?: ModelCallOptions): AsyncIterable<ModelStreamPart> {
       const signal = callOptions?.signal;
       const assembler = new AnthropicStreamAssembler();
-      try {
-        const body = toAnthropicRequest(request, modelOf(request));
-        const events = await client.messages.create(
-          { ...body, stream: true },
-          signal === undefined ? undefined : { signal },
-        );
-        for await (const event of events) {
-          const part = assembler.accept(event);
-          if (part !== undefined) yield part;
-        }
-      } catch (error) {
-        throw toAnthropicModelError(error, signal);
-      }
-      // The SDK ends the iteration quietly when the request is aborted: report it as such.
-      if (signal?.aborted === true) throw toAnthropicModelError(signal.reason, signal);
-      if (!assembler.completed) {
-        throw new ModelError({
-          kind: 'network',
-          provider: 'anthropic',
-          message: 'The Anthropic stream ended before message_stop: the connection was cut short',
-        });
-      }
-      yield { type: 'finish', response: assembler.finish() };
+      return partStream<RawMessageStreamEvent>({
+        open: async () =>
+          client.messages.create(
+            { ...toAnthropicRequest(request, modelOf(request)), stream: true },
+            signal === undefined ? undefined : { signal },
+          ),
+        accept: (event) => assembler.accept(event),
+        end: () => {
+          // The SDK ends the iteration quietly when the request is aborted: report it as such.
+          if (signal?.aborted === true) throw toAnthropicModelError(signal.reason, signal);
+          if (!assembler.completed) {
+            throw new ModelError({
+              kind: 'network',
+              provider: 'anthropic',
+              message:
+                'The Anthropic stream ended before message_stop: the connection was cut short',
+            });
+          }
+          return { type: 'finish', response: assembler.finish() };
+        },
+        fail: (error) => toAnthropicModelError(error, signal),
+      });
     },
   };
 }
