@@ -582,28 +582,35 @@ describe.each(surfaces)('Anthropic adapter ($name)', (surface) => {
   });
 });
 
+/** A stream's first frames: `message_start` (id `id`), then an empty text block's start. */
+function openingFrames(id: string): string[] {
+  return [
+    namedEvent({
+      type: 'message_start',
+      message: {
+        id,
+        type: 'message',
+        role: 'assistant',
+        model: 'm',
+        content: [],
+        stop_reason: null,
+        stop_sequence: null,
+        usage: { input_tokens: 3, output_tokens: 1 },
+      },
+    }),
+    namedEvent({
+      type: 'content_block_start',
+      index: 0,
+      content_block: { type: 'text', text: '' },
+    }),
+  ];
+}
+
 describe('Anthropic adapter (stream only)', () => {
   it('turns an error event mid-stream into a ModelError after the deltas before it', async () => {
     server.reply(() => ({
       frames: [
-        namedEvent({
-          type: 'message_start',
-          message: {
-            id: 'msg_e',
-            type: 'message',
-            role: 'assistant',
-            model: 'm',
-            content: [],
-            stop_reason: null,
-            stop_sequence: null,
-            usage: { input_tokens: 3, output_tokens: 1 },
-          },
-        }),
-        namedEvent({
-          type: 'content_block_start',
-          index: 0,
-          content_block: { type: 'text', text: '' },
-        }),
+        ...openingFrames('msg_e'),
         namedEvent({
           type: 'content_block_delta',
           index: 0,
@@ -626,24 +633,7 @@ describe('Anthropic adapter (stream only)', () => {
   it('closes the HTTP request when the consumer stops reading after the first part', async () => {
     server.reply(() => ({
       frames: [
-        namedEvent({
-          type: 'message_start',
-          message: {
-            id: 'msg_b',
-            type: 'message',
-            role: 'assistant',
-            model: 'm',
-            content: [],
-            stop_reason: null,
-            stop_sequence: null,
-            usage: { input_tokens: 3, output_tokens: 1 },
-          },
-        }),
-        namedEvent({
-          type: 'content_block_start',
-          index: 0,
-          content_block: { type: 'text', text: '' },
-        }),
+        ...openingFrames('msg_b'),
         namedEvent({
           type: 'content_block_delta',
           index: 0,
@@ -664,26 +654,7 @@ describe('Anthropic adapter (stream only)', () => {
 
   it('reports a stream cut before message_stop as a network error, never as a finished answer', async () => {
     server.reply(() => ({
-      frames: [
-        namedEvent({
-          type: 'message_start',
-          message: {
-            id: 'msg_c',
-            type: 'message',
-            role: 'assistant',
-            model: 'm',
-            content: [],
-            stop_reason: null,
-            stop_sequence: null,
-            usage: { input_tokens: 3, output_tokens: 1 },
-          },
-        }),
-        namedEvent({
-          type: 'content_block_start',
-          index: 0,
-          content_block: { type: 'text', text: '' },
-        }),
-      ],
+      frames: [...openingFrames('msg_c')],
     }));
     const error = await failureOf(
       (async () => {
