@@ -164,6 +164,34 @@ describe('partStream', () => {
     expect(log).toEqual(['return']);
   });
 
+  it('answers a pending next() done when return() closes the stream under it and the read fails', async () => {
+    const log: string[] = [];
+    let fail: (error: Error) => void = () => undefined;
+    let reading: () => void = () => undefined;
+    const read = new Promise<void>((resolve) => (reading = resolve));
+    const hanging: AsyncIterable<string> = {
+      [Symbol.asyncIterator]: () => ({
+        next: () =>
+          new Promise<IteratorResult<string>>((_, reject) => {
+            fail = reject;
+            log.push('next');
+            reading();
+          }),
+        return: () => {
+          log.push('return');
+          fail(new Error('aborted by the client'));
+          return Promise.resolve({ done: true, value: undefined });
+        },
+      }),
+    };
+    const stream = partStream(source(hanging, log));
+    const pending = stream.next();
+    await read; // the provider's stream is open and a read is under way
+    await stream.return();
+    expect(await pending).toEqual({ done: true, value: undefined });
+    expect(log).toEqual(['open', 'next', 'return']);
+  });
+
   it('answers next() calls made while one is pending in order', async () => {
     const { log, iterable } = events(['a', 'skip', 'b', 'c']);
     const stream = partStream(source(iterable, log));

@@ -11,7 +11,9 @@
  * failure to open or of the stream, and a throw from `accept`, reject through `fail`; what `end`
  * throws (a stream cut short, an abort) rejects as it is; after the last part, an error or
  * `return()` it is done; `return()` closes the provider's stream (which aborts its request);
- * calls of `next()` made while one is pending are answered in order.
+ * calls of `next()` made while one is pending are answered in order. One difference: a `next()`
+ * still pending when `return()` closes the stream is answered done, where a generator would
+ * reject it with the abort that closing caused.
  */
 import type { ModelStreamPart } from '../../../content/index.ts';
 
@@ -125,7 +127,12 @@ class PartStream<Event> implements PartStreamIterator {
     return { value: part, done: false };
   };
 
-  readonly #onError = (error: unknown): never => {
+  readonly #onError = (error: unknown): IteratorResult<ModelStreamPart, undefined> => {
+    if (this.#done) {
+      // Returned while this event was on its way: closing the stream is what made it fail.
+      this.#busy = false;
+      return DONE;
+    }
     this.#finish();
     throw this.#source.fail(error);
   };
