@@ -22,6 +22,7 @@ import {
   DEFAULT_MAX_MODEL_CALLS,
   DEFAULT_STOP_CONTINUATIONS_PER_TURN,
 } from './budgets.ts';
+import { contextBudget } from './compact-step.ts';
 import { LoopError } from './loop-error.ts';
 import type { AgentConfig, SessionState } from './run-state.ts';
 import { Session } from './session.ts';
@@ -156,12 +157,6 @@ export function createAgent(options: AgentOptions): Agent {
       ? options.settings
       : { ...options.settings, systemInstruction: options.systemInstruction };
   const subagents = options.subagents === undefined ? undefined : subagentConfig(options.subagents);
-  const maxContextTokens = options.maxContextTokens ?? options.model.contextWindow;
-  if (
-    maxContextTokens !== undefined &&
-    (!Number.isInteger(maxContextTokens) || maxContextTokens < 1)
-  )
-    throw new RangeError(`maxContextTokens must be a positive integer, got ${maxContextTokens}`);
   const config: AgentConfig = {
     model: options.model,
     tools: subagents === undefined ? options.tools : withAgentTool(options.tools, subagents.types),
@@ -178,6 +173,10 @@ export function createAgent(options: AgentOptions): Agent {
     depth: 0,
     maxContextTokens: options.maxContextTokens,
   };
+  // The budget compaction will use: the option, else the model's window.
+  const budget = contextBudget(config);
+  if (budget !== undefined && (!Number.isInteger(budget) || budget < 1))
+    throw new RangeError(`maxContextTokens must be a positive integer, got ${budget}`);
   const cwd = resolve(options.cwd);
   const sessionsDir =
     options.sessionsDir === undefined
