@@ -43,12 +43,13 @@ export function jsonEncodingProblem(value: unknown): JsonEncodingProblem | undef
 }
 
 /**
- * The reason the value under `key` cannot be encoded, or `undefined`. On a problem, `keys` holds
- * the path to it from the innermost key outwards (pushed as the recursion unwinds).
+ * The reason the value under `key` (an array's index: made a string only for a `toJSON`) cannot
+ * be encoded, or `undefined`. On a problem, `keys` holds the path to it from the innermost key
+ * outwards (pushed as the recursion unwinds).
  */
 function problemOf(
   value: unknown,
-  key: string,
+  key: string | number,
   ancestors: object[],
   keys: (string | number)[],
 ): string | undefined {
@@ -57,7 +58,8 @@ function problemOf(
     const toJSON = (current as { readonly toJSON?: unknown }).toJSON;
     if (typeof toJSON === 'function') {
       try {
-        current = (toJSON as (this: object, key: string) => unknown).call(current, key);
+        // JSON.stringify hands toJSON the key as a string, an array index too.
+        current = (toJSON as (this: object, key: string) => unknown).call(current, String(key));
       } catch (error) {
         return `its toJSON() threw: ${error instanceof Error ? error.message : String(error)}`;
       }
@@ -73,7 +75,7 @@ function problemOf(
   ancestors.push(current);
   if (Array.isArray(current)) {
     for (let index = 0; index < current.length; index++) {
-      const reason = problemOf(current[index], String(index), ancestors, keys);
+      const reason = problemOf(current[index], index, ancestors, keys);
       if (reason !== undefined) {
         keys.push(index);
         return reason;
