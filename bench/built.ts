@@ -10,15 +10,16 @@ import { fileURLToPath } from 'node:url';
 
 /** The repository's root folder. */
 export const repositoryRoot = join(dirname(fileURLToPath(import.meta.url)), '..');
-const root = repositoryRoot;
 
 /** Whether the benchmarks time `dist/` (built) or `src/`. */
-export const fromDist = existsSync(join(root, 'dist', 'index.js'));
+export const fromDist = existsSync(join(repositoryRoot, 'dist', 'index.js'));
 
 /** A module of the build (`dist/X.js`) when built, else of the sources (`src/X.ts`). */
 export async function load<Module>(path: string): Promise<Module> {
   return (await import(
-    fromDist ? join(root, 'dist', `${path}.js`) : join(root, 'src', `${path}.ts`)
+    fromDist
+      ? join(repositoryRoot, 'dist', `${path}.js`)
+      : join(repositoryRoot, 'src', `${path}.ts`)
   )) as Module;
 }
 
@@ -36,8 +37,8 @@ function newestSource(directory: string): number {
 /** One line saying what is timed, and whether the build is older than the sources. */
 export function timing(): string {
   if (!fromDist) return 'timing src/ (run npm run build to time dist/)';
-  const built = statSync(join(root, 'dist', 'index.js')).mtimeMs;
-  return newestSource(join(root, 'src')) > built
+  const built = statSync(join(repositoryRoot, 'dist', 'index.js')).mtimeMs;
+  return newestSource(join(repositoryRoot, 'src')) > built
     ? 'timing dist/, which is OLDER than src/: run npm run build to time the current code'
     : 'timing dist/';
 }

@@ -3,6 +3,7 @@
  * the two interleaved round by round so machine noise hits both alike, and reported as medians
  * and a ratio (never a single absolute time).
  */
+import { spawnSync } from 'node:child_process';
 
 export interface Measured {
   readonly median: number;
@@ -180,7 +181,6 @@ export async function acrossProcesses(
     process.stdout.write(`${CHILD_LINE}${JSON.stringify(comparison)}\n`);
     return comparison;
   }
-  const { spawnSync } = await import('node:child_process');
   const runner = new URL('run.ts', import.meta.url).pathname;
   const figures: Comparison[] = [];
   for (let index = 0; index < processes; index++) {

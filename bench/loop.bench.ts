@@ -37,6 +37,7 @@ import {
   noOpCommandHook,
   preparedRuns,
   shortToolStep,
+  STEADY_WARMUP_RUNS,
   STEPS,
   toolStepTurns,
 } from './tool-step-fixture.ts';
@@ -47,9 +48,9 @@ const { createScriptedModel } = await load<typeof TestingModule>('testing');
 type HookStack = HooksModule.HookStack;
 type ScriptedTurn = TestingModule.ScriptedTurn;
 
-/** Rounds of the step figure in each of its processes, after `STEP_WARMUP` unmeasured ones. */
+/** Rounds of the step figure in each of its processes, after the unmeasured warm-up runs. */
 const STEP_ROUNDS = 200;
-const STEP_WARMUP = 80;
+const STEP_WARMUP = STEADY_WARMUP_RUNS;
 /** Processes the step figure is measured in, one after another. */
 const STEP_PROCESSES = 5;
 

@@ -30,6 +30,7 @@ import {
   noOpCommandHook,
   preparedRuns,
   shortToolStep,
+  STEADY_WARMUP_RUNS,
   STEPS,
   toolStepTurns,
 } from './tool-step-fixture.ts';
@@ -59,7 +60,7 @@ export default async function telemetryBench(): Promise<void> {
   // rounds, since a run's time spreads ~12% with the VM's timer wakeups (figure 1 compares two
   // runs that differ by one `enabled()` check; figure 2 read 1.09-1.14x over 30 rounds).
   const ROUNDS = 240;
-  const WARMUP = 80;
+  const WARMUP = STEADY_WARMUP_RUNS;
   const runs = ROUNDS + WARMUP;
   const script = toolStepTurns(1);
   const prepared = (tracer: LoopTracer | undefined) =>

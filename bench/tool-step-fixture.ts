@@ -26,6 +26,13 @@ type HookStack = HooksModule.HookStack;
 /** Model calls per run. */
 export const STEPS = 20;
 
+/**
+ * Unmeasured runs before a steady-state figure of this run: V8 compiles the step's functions over
+ * a process's first ~1,500 steps (in windows of 25 runs: 1.15× at first, 1.08–1.11× from the
+ * 75th run on).
+ */
+export const STEADY_WARMUP_RUNS = 80;
+
 const prose =
   'The loop calls the model, runs the tools it asked for, and fires every hook on the way. '.repeat(
     40,
