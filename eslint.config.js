@@ -43,7 +43,17 @@ function layerRule(layer, below) {
                   },
                 ]
               : []),
-            ...(['content', 'wire', 'events', 'hooks', 'hook-kinds', 'loop'].includes(layer)
+            ...([
+              'content',
+              'wire',
+              'events',
+              'hooks',
+              'supervision',
+              'hook-kinds',
+              'mcp',
+              'loop',
+              'host',
+            ].includes(layer)
               ? [
                   {
                     group: sdkPackages,
@@ -111,5 +121,17 @@ export default defineConfig(
       '@typescript-eslint/require-await': 'off',
     },
   },
-  ...layerRules(['content', 'wire', 'events', 'hooks', 'hook-kinds', 'loop', 'adapters', 'cli']),
+  ...layerRules([
+    'content',
+    'wire',
+    'events',
+    'hooks',
+    'supervision',
+    'hook-kinds',
+    'mcp',
+    'loop',
+    'host',
+    'adapters',
+    'cli',
+  ]),
 );

@@ -21,9 +21,9 @@ import { join } from 'node:path';
 import { createInterface, type Interface } from 'node:readline';
 import { load, timing } from './built.ts';
 import { compare, record, type Measured } from './harness.ts';
-import type * as RunnerModule from '../src/hook-kinds/command/runner/index.ts';
+import type * as RunnerModule from '../src/supervision/index.ts';
 
-const runners = await load<typeof RunnerModule>('hook-kinds/command/runner/index');
+const runners = await load<typeof RunnerModule>('supervision/index');
 type CommandRunner = RunnerModule.CommandRunner;
 
 const payload = Buffer.from(

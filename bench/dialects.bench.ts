@@ -16,15 +16,14 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { load, timing } from './built.ts';
 import { compare } from './harness.ts';
-import type * as CommandModule from '../src/hook-kinds/command/index.ts';
+import type * as CommandModule from '../src/hook-kinds/group/index.ts';
 import type * as EventsModule from '../src/events/index.ts';
 import type * as ImportModule from '../src/hook-kinds/dialects/import-settings.ts';
 import type * as SettingsModule from '../src/hook-kinds/settings/index.ts';
 import type * as AgentHookModule from '../src/hooks/agent-hook.ts';
 
-const { createCommandHooks, createCommandRunner } = await load<typeof CommandModule>(
-  'hook-kinds/command/index',
-);
+const { createCommandHooks, createCommandRunner } =
+  await load<typeof CommandModule>('hook-kinds/group/index');
 const { loadSettings } = await load<typeof SettingsModule>('hook-kinds/settings/index');
 const { importGroups, readDialectFiles } = await load<typeof ImportModule>(
   'hook-kinds/dialects/import-settings',

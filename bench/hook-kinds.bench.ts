@@ -19,15 +19,15 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { load, timing } from './built.ts';
 import { compare, record } from './harness.ts';
-import type * as GroupModule from '../src/hook-kinds/command/run-hook-group.ts';
-import type * as RunnerModule from '../src/hook-kinds/command/runner/index.ts';
+import type * as GroupModule from '../src/hook-kinds/group/run-hook-group.ts';
+import type * as RunnerModule from '../src/supervision/index.ts';
 import type * as KindModule from '../src/hook-kinds/hook-kind.ts';
 import type * as ProcessModule from '../src/hook-kinds/process/index.ts';
 import type * as HttpModule from '../src/hook-kinds/http/index.ts';
 import type * as SettingsModule from '../src/hook-kinds/settings/index.ts';
 
-const { runHookGroup } = await load<typeof GroupModule>('hook-kinds/command/run-hook-group');
-const { createCommandRunner } = await load<typeof RunnerModule>('hook-kinds/command/runner/index');
+const { runHookGroup } = await load<typeof GroupModule>('hook-kinds/group/run-hook-group');
+const { createCommandRunner } = await load<typeof RunnerModule>('supervision/index');
 const { HookKindStates } = await load<typeof KindModule>('hook-kinds/hook-kind');
 const { createProcessHookRunner, processKind } = await load<typeof ProcessModule>(
   'hook-kinds/process/index',

@@ -17,10 +17,10 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { load, repositoryRoot, timing } from './built.ts';
 import { compare } from './harness.ts';
-import type * as ConnectionsModule from '../src/hook-kinds/mcp/mcp-connections.ts';
+import type * as ConnectionsModule from '../src/mcp/mcp-connections.ts';
 import type * as ServersModule from '../src/hook-kinds/settings/mcp-servers.ts';
 
-const { startMcpServers } = await load<typeof ConnectionsModule>('hook-kinds/mcp/mcp-connections');
+const { startMcpServers } = await load<typeof ConnectionsModule>('mcp/mcp-connections');
 const { readMcpServers } = await load<typeof ServersModule>('hook-kinds/settings/mcp-servers');
 
 const SERVER = join(repositoryRoot, 'test', 'fixtures', 'mcp', 'stdio-server.ts');

@@ -11,14 +11,14 @@ import type { Message, ToolCallBlock, ToolResponseBlock } from '../src/content/i
 import type * as LoopModule from '../src/loop/index.ts';
 import type * as TestingModule from '../src/testing.ts';
 import type * as HooksModule from '../src/hooks/index.ts';
-import type * as CommandModule from '../src/hook-kinds/command/index.ts';
-import type { CommandRunner } from '../src/hook-kinds/command/runner/index.ts';
+import type * as CommandModule from '../src/hook-kinds/group/index.ts';
+import type { CommandRunner } from '../src/supervision/index.ts';
 
 const { createAgent, ToolRegistry } = await load<typeof LoopModule>('loop/index');
 const { createScriptedModel } = await load<typeof TestingModule>('testing');
 const { HookStack } = await load<typeof HooksModule>('hooks/index');
 const { createCommandHooks, createCommandRunner, mergeSettingsFiles, parseSettingsText } =
-  await load<typeof CommandModule>('hook-kinds/command/index');
+  await load<typeof CommandModule>('hook-kinds/group/index');
 type AgentOptions = LoopModule.AgentOptions;
 type ScriptedTurn = TestingModule.ScriptedTurn;
 type HookStack = HooksModule.HookStack;

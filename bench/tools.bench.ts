@@ -12,11 +12,11 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import { load, timing } from './built.ts';
 import { compare } from './harness.ts';
 import type * as ToolsModule from '../src/adapters/tools/index.ts';
-import type * as RunnerModule from '../src/hook-kinds/command/runner/index.ts';
+import type * as RunnerModule from '../src/supervision/index.ts';
 import type * as RegistryModule from '../src/loop/tool-registry.ts';
 
 const { builtinTools, shellTool } = await load<typeof ToolsModule>('adapters/tools/index');
-const { createDirectRunner } = await load<typeof RunnerModule>('hook-kinds/command/runner/index');
+const { createDirectRunner } = await load<typeof RunnerModule>('supervision/index');
 const { ToolRegistry } = await load<typeof RegistryModule>('loop/tool-registry');
 
 export default async function toolsBenchmark(): Promise<void> {

@@ -1,6 +1,6 @@
 /*
  * hookwire-spawn: the native spawn helper. Same job and same protocol as
- * src/hook-kinds/command/runner/spawn-helper.ts (see helper-protocol.ts), built only where a C
+ * src/supervision/spawn-helper.ts (see helper-protocol.ts), built only where a C
  * compiler exists (scripts/build-native.ts); without it hookwire uses the Node helper.
  *
  * Why: a hook's spawn through posix_spawn (vfork + exec) from this tiny process costs what a

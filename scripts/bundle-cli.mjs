@@ -177,8 +177,8 @@ await rm(out, { recursive: true, force: true });
 await build({
   input: {
     hookwire: join(root, 'dist', 'cli', 'main.js'),
-    'spawn-helper': join(root, 'dist', 'hook-kinds', 'command', 'runner', 'spawn-helper.js'),
-    'orphan-watchdog': join(root, 'dist', 'hook-kinds', 'command', 'runner', 'orphan-watchdog.js'),
+    'spawn-helper': join(root, 'dist', 'supervision', 'spawn-helper.js'),
+    'orphan-watchdog': join(root, 'dist', 'supervision', 'orphan-watchdog.js'),
   },
   platform: 'node',
   external,

@@ -164,7 +164,7 @@ export {
   type HookRunStatus,
   type RunCommandOptions,
   type SettingsIssue,
-} from './hook-kinds/command/index.ts';
+} from './hook-kinds/group/index.ts';
 
 // the hook session every run and embedding opens: settings layers + in-process hooks → one stack
 export {
@@ -173,7 +173,7 @@ export {
   type HookSession,
   type HookSessionOptions,
   type HookSettingsOptions,
-} from './hook-kinds/hook-session.ts';
+} from './host/hook-session.ts';
 
 // loop: agents, sessions, runs, tools, transcripts
 export {

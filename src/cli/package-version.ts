@@ -1,4 +1,4 @@
-import { packageManifest } from '../hook-kinds/package-files.ts';
+import { packageManifest } from '../supervision/package-files.ts';
 
 /** The `version` of hookwire's package.json. */
 export function packageVersion(): string {

@@ -6,7 +6,7 @@ import {
   projectTrust,
   type HookSession,
   type HookSessionOptions,
-} from '../hook-kinds/hook-session.ts';
+} from '../host/hook-session.ts';
 import type { EffectiveSettings, HookTrust } from '../hook-kinds/settings/index.ts';
 import { CliError } from './cli-error.ts';
 

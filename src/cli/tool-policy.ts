@@ -1,8 +1,8 @@
 import { resolve } from 'node:path';
-import { checkBwrap } from '../hook-kinds/command/process-confinement.ts';
-import type { HookProcessOptions } from '../hook-kinds/command/run-hook-group.ts';
+import { checkBwrap } from '../supervision/process-confinement.ts';
+import type { HookProcessOptions } from '../hook-kinds/group/run-hook-group.ts';
 import type { EffectiveSettings } from '../hook-kinds/settings/index.ts';
-import { settingsPermissions } from '../hook-kinds/hook-session.ts';
+import { settingsPermissions } from '../host/hook-session.ts';
 import type { PermissionMode } from '../hooks/permissions/index.ts';
 import type { AgentPermissions } from '../loop/index.ts';
 import { CliError } from './cli-error.ts';

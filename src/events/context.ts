@@ -63,7 +63,7 @@ export interface HookContext {
    * Records one hook's run (its kind, decision, timing and, bounded, its payload and answer) for
    * the transcript and the tracer: the one seam every hook kind reports through. The external
    * kinds (command, process, HTTP, prompt hooks) report once per run from the group runner
-   * (`hook-kinds/command/run-hook-group.ts`); in-process hooks are timed and reported by the
+   * (`hook-kinds/group/run-hook-group.ts`); in-process hooks are timed and reported by the
    * `HookStack` that calls them. The loop routes each run under what it guarded. Absent on contexts made outside a run, where nothing is recorded.
    */
   recordHookRun?(run: ObservedHookRun): void;

@@ -3,8 +3,8 @@
  * A kind is one folder under `src/hook-kinds/` exporting one `HookKind`, plus one line in
  * `registry.ts`. Everything else is shared and generic over the event catalogue:
  * settings parsing and the settings schema (by the entry's `type`), groups and matchers, the
- * adapter into `AgentHook` (`command/command-hook.ts`: match → payload → run the group → the
- * event's action), combining a group's outcomes (`command/combine-outcomes.ts`), `hooks fire`,
+ * adapter into `AgentHook` (`group/external-hook.ts`: match → payload → run the group → the
+ * event's action), combining a group's outcomes (`group/combine-outcomes.ts`), `hooks fire`,
  * `hooks list`. Each kind runs against the `AgentHook` contract suite (`src/hooks/testing/`):
  * see `test/command-hooks/agent-hook-contract.test.ts` for the command kind's.
  */
@@ -12,9 +12,9 @@ import type { z } from 'zod';
 import type { LanguageModel } from '../content/index.ts';
 import type { HookEventName, RegisteredEventName } from '../events/index.ts';
 import type { AgentHook } from '../hooks/agent-hook.ts';
-import type { HookRunOutcome } from './command/hook-run.ts';
-import type { HookProcessOptions } from './command/run-hook-group.ts';
-import type { CommandRunner } from './command/runner/index.ts';
+import type { HookRunOutcome } from './hook-run.ts';
+import type { HookProcessOptions } from './group/run-hook-group.ts';
+import type { CommandRunner } from '../supervision/index.ts';
 import type { SettingsLayer } from './settings/settings-layer.ts';
 import type { DialectName } from './dialects/vocabulary.ts';
 
@@ -105,7 +105,7 @@ export interface HookRunRequest {
  *   interpreted under the event's `ExternalPowers`). It never rejects and never outlives
  *   `request.signal` or the config's `timeoutMs`; a failure to answer is a warning, or a denial
  *   when the config fails closed. A kind states its answer as a `HookAnswer` and lets
- *   `interpretAnswer` (`command/hook-run.ts`) interpret it, so deny/stop/context/rewrite and
+ *   `interpretAnswer` (`hook-run.ts`) interpret it, so deny/stop/context/rewrite and
  *   `failClosed` follow the same rules whatever runs the hook.
  * - `open` (optional): the resources the kind keeps for one hook session (long-lived processes,
  *   the judging model), opened by `openHookSession` only when the settings use the kind, found

@@ -24,7 +24,7 @@ export type AgentHookMethods = {
 
 /**
  * Marks a hook that reports each of its runs through `HookContext.recordHookRun` itself (the
- * adapter of the external hook kinds, `hook-kinds/command/command-hook.ts`). A `HookStack` times
+ * adapter of the external hook kinds, `hook-kinds/group/external-hook.ts`). A `HookStack` times
  * and reports every other member it calls (as kind `in-process`), and leaves nested stacks to
  * report their own members.
  */

@@ -7,7 +7,7 @@ import { createServer, type Server } from 'node:http';
 import { mkdir, readFile, stat, symlink, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { findBwrap } from '../../src/hook-kinds/command/index.ts';
+import { findBwrap } from '../../src/hook-kinds/group/index.ts';
 import {
   createSandbox,
   readLog,

@@ -13,7 +13,7 @@ import {
   fixture,
   isRunning,
   waitForFile,
-} from '../../src/hook-kinds/command/runner/command-runner.contract.ts';
+} from '../../src/supervision/command-runner.contract.ts';
 import {
   MAIN,
   createSandbox,

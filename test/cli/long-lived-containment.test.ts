@@ -3,7 +3,7 @@
  * hookwire, even a SIGKILLed one. The MCP server fixture here ignores the end of its stdin and
  * SIGTERM (only SIGKILL ends it); the process hook fixture keeps running after its stdin ends
  * (a `sleep` child holds it). Nothing but hookwire's orphan watchdog
- * (src/hook-kinds/command/runner/watchdog.ts) can end them once hookwire is gone. The run is
+ * (src/supervision/watchdog.ts) can end them once hookwire is gone. The run is
  * killed while the session is live (the model "thinks" for a minute); the pids are polled in
  * /proc until they are gone, within a bound.
  */
@@ -16,7 +16,7 @@ import {
   expectAllGone,
   isRunning,
   waitForFile,
-} from '../../src/hook-kinds/command/runner/command-runner.contract.ts';
+} from '../../src/supervision/command-runner.contract.ts';
 import { existsSync } from 'node:fs';
 import {
   MAIN,

@@ -7,7 +7,7 @@
 import { readFile, readdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { waitForFile } from '../../src/hook-kinds/command/runner/command-runner.contract.ts';
+import { waitForFile } from '../../src/supervision/command-runner.contract.ts';
 import {
   LOGGER_HOOK,
   createSandbox,

@@ -13,7 +13,7 @@ import {
   createCommandRunner,
   mergeSettingsFiles,
   parseSettingsText,
-} from '../../src/hook-kinds/command/index.ts';
+} from '../../src/hook-kinds/group/index.ts';
 import { describeAgentHookContract } from '../../src/hooks/testing/index.ts';
 import { hookOutputFor } from '../hook-kinds/contract-output.ts';
 

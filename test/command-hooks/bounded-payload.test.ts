@@ -5,7 +5,7 @@
  */
 import { access } from 'node:fs/promises';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { fireCommandHooks } from '../../src/hook-kinds/command/index.ts';
+import { fireCommandHooks } from '../../src/hook-kinds/group/index.ts';
 import { createHookProject, group, type HookProject } from './support.ts';
 
 let project: HookProject;

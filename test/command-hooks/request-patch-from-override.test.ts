@@ -3,7 +3,7 @@ import type { ModelRequest } from '../../src/content/index.ts';
 import {
   requestPatchFromOverride,
   responseFromOverride,
-} from '../../src/hook-kinds/command/index.ts';
+} from '../../src/hook-kinds/group/index.ts';
 import { applyRequestPatch, mergeRequestPatches } from '../../src/hooks/index.ts';
 import { mergeHookLLMRequest } from '../../src/wire/index.ts';
 

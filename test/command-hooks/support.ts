@@ -6,7 +6,7 @@ import {
   loadSettings,
   type CommandRunner,
   type EffectiveSettings,
-} from '../../src/hook-kinds/command/index.ts';
+} from '../../src/hook-kinds/group/index.ts';
 
 /** A temp project with isolated settings layers, hook scripts and a shared command runner. */
 export interface HookProject {

@@ -6,8 +6,8 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runHookGroup } from '../../src/hook-kinds/command/index.ts';
-import { createDirectRunner } from '../../src/hook-kinds/command/runner/index.ts';
+import { runHookGroup } from '../../src/hook-kinds/group/index.ts';
+import { createDirectRunner } from '../../src/supervision/index.ts';
 import { createHttpHookRunner, expandHeaderValue } from '../../src/hook-kinds/http/index.ts';
 import type { HttpHookConfig } from '../../src/hook-kinds/http/index.ts';
 import { groupOf, httpHook, toolPayload, kindStates } from './support.ts';

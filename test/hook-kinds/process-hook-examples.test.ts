@@ -4,8 +4,8 @@
  */
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { runHookGroup } from '../../src/hook-kinds/command/index.ts';
-import { createDirectRunner } from '../../src/hook-kinds/command/runner/index.ts';
+import { runHookGroup } from '../../src/hook-kinds/group/index.ts';
+import { createDirectRunner } from '../../src/supervision/index.ts';
 import { createProcessHookRunner } from '../../src/hook-kinds/process/index.ts';
 import { groupOf, processHook, kindStates } from './support.ts';
 

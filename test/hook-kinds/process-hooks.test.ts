@@ -9,8 +9,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { runHookGroup } from '../../src/hook-kinds/command/index.ts';
-import { createDirectRunner } from '../../src/hook-kinds/command/runner/index.ts';
+import { runHookGroup } from '../../src/hook-kinds/group/index.ts';
+import { createDirectRunner } from '../../src/supervision/index.ts';
 import {
   createProcessHookRunner,
   processHookLifecycle,

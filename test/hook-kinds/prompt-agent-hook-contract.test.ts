@@ -7,8 +7,8 @@
 import { afterAll } from 'vitest';
 import { appendFileSync } from 'node:fs';
 import { createScriptedModel } from '../../src/adapters/testing/scripted-model.ts';
-import { commandHookForGroup } from '../../src/hook-kinds/command/index.ts';
-import { createDirectRunner } from '../../src/hook-kinds/command/runner/index.ts';
+import { commandHookForGroup } from '../../src/hook-kinds/group/index.ts';
+import { createDirectRunner } from '../../src/supervision/index.ts';
 import { createPromptHookRunner } from '../../src/hook-kinds/prompt/index.ts';
 import { describeAgentHookContract } from '../../src/hooks/testing/index.ts';
 import { groupOf, kindStates, promptHook } from './support.ts';

@@ -8,8 +8,8 @@ import {
   type ScriptedTurn,
 } from '../../src/adapters/testing/scripted-model.ts';
 import { createOpenAIChatModel } from '../../src/adapters/providers/openai/index.ts';
-import { runHookGroup } from '../../src/hook-kinds/command/index.ts';
-import { createDirectRunner } from '../../src/hook-kinds/command/runner/index.ts';
+import { runHookGroup } from '../../src/hook-kinds/group/index.ts';
+import { createDirectRunner } from '../../src/supervision/index.ts';
 import {
   PROMPT_HOOK_SYSTEM_INSTRUCTION,
   createPromptHookRunner,

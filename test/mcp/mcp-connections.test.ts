@@ -7,7 +7,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { startMcpServers, type McpConnections } from '../../src/hook-kinds/mcp/mcp-connections.ts';
+import { startMcpServers, type McpConnections } from '../../src/mcp/mcp-connections.ts';
 import { readMcpServers, type McpServerEntry } from '../../src/hook-kinds/settings/mcp-servers.ts';
 import type { SettingsIssue } from '../../src/hook-kinds/settings/index.ts';
 import { PIXEL_PNG } from '../fixtures/mcp/notes-server.ts';

@@ -12,7 +12,7 @@ import {
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { hookStats } from '../../src/cli/telemetry/hook-stats.ts';
 import { traceModel } from '../../src/cli/telemetry/trace-model.ts';
-import { createCommandHooks } from '../../src/hook-kinds/command/index.ts';
+import { createCommandHooks } from '../../src/hook-kinds/group/index.ts';
 import { HookStack } from '../../src/hooks/stack/hook-stack.ts';
 import {
   ObservationAction,

@@ -10,7 +10,7 @@ import {
 import type { ReadableSpan } from '@opentelemetry/sdk-trace';
 import { trace } from '@opentelemetry/api';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createCommandHooks } from '../../src/hook-kinds/command/index.ts';
+import { createCommandHooks } from '../../src/hook-kinds/group/index.ts';
 import { HookStack } from '../../src/hooks/stack/hook-stack.ts';
 import {
   createAgent,

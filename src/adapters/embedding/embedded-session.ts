@@ -13,13 +13,13 @@ import {
   projectTrust,
   settingsPermissions,
   type HookSession,
-} from '../../hook-kinds/hook-session.ts';
+} from '../../host/hook-session.ts';
 import type {
   AgentPermissions,
   PermissionMode,
   PermissionToolKinds,
 } from '../../hooks/permissions/index.ts';
-import type { HookRunRecord } from '../../hook-kinds/command/hook-run.ts';
+import type { HookRunRecord } from '../../hook-kinds/hook-run.ts';
 import type { EffectiveSettings } from '../../hook-kinds/settings/effective-settings.ts';
 import type { SettingsEnvironment } from '../../hook-kinds/settings/settings-layer.ts';
 import type { AgentHook } from '../../hooks/agent-hook.ts';

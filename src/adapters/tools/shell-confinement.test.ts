@@ -9,7 +9,7 @@ import { join, relative, sep } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { ToolExecutionContext } from '../../loop/tool.ts';
 import { shellTool, type ShellToolResult } from './shell-tool.ts';
-import { credentialVariables, findBwrap } from '../../hook-kinds/command/process-confinement.ts';
+import { credentialVariables, findBwrap } from '../../supervision/process-confinement.ts';
 
 let root: string;
 let project: string;

@@ -4,7 +4,7 @@ import {
   createTempWorkspace,
   type TempWorkspace,
 } from '../../../test/fixtures/tools/temp-workspace.ts';
-import { createCommandRunner, type CommandRunner } from '../../hook-kinds/command/runner/index.ts';
+import { createCommandRunner, type CommandRunner } from '../../supervision/index.ts';
 import { ToolRegistry } from '../../loop/tool-registry.ts';
 import { shellTool, type ShellToolOptions, type ShellToolResult } from './shell-tool.ts';
 import { ToolError } from './tool-error.ts';

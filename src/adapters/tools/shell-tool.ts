@@ -1,15 +1,15 @@
-import { deferredRunner } from '../../hook-kinds/command/runner/deferred-runner.ts';
+import { deferredRunner } from '../../supervision/deferred-runner.ts';
 import {
   DEFAULT_KILL_GRACE_MS,
   DEFAULT_MAX_OUTPUT_BYTES,
   type CommandResult,
   type CommandRunner,
-} from '../../hook-kinds/command/runner/command-runner.ts';
+} from '../../supervision/command-runner.ts';
 import {
   confineCommand,
   credentialVariables,
   type SandboxOptions,
-} from '../../hook-kinds/command/process-confinement.ts';
+} from '../../supervision/process-confinement.ts';
 import { envFilePrefix } from '../../hook-kinds/dialects/claude-env-file.ts';
 import type { Tool, ToolExecutionContext } from '../../loop/tool.ts';
 import { ToolError } from './tool-error.ts';
@@ -130,7 +130,7 @@ export function shellTool(options: ShellToolOptions = {}): Tool {
       const timeoutSeconds = Math.min(timeout ?? defaultTimeoutSeconds, maxTimeoutSeconds);
       // Its module loads with the first call: a run that never spawns never loads it.
       runner ??= deferredRunner(async () =>
-        (await import('../../hook-kinds/command/runner/helper-runner.ts')).createHelperRunner(),
+        (await import('../../supervision/helper-runner.ts')).createHelperRunner(),
       );
       const scrub = options.environment?.scrub ?? true;
       const given = new Set(Object.keys(options.env ?? {}));

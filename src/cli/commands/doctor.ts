@@ -1,5 +1,5 @@
 import { writeStdout } from '../output/stdout.ts';
-import { describeContainment } from '../../hook-kinds/command/runner/containment-report.ts';
+import { describeContainment } from '../../supervision/containment-report.ts';
 import { packageVersion } from '../package-version.ts';
 
 /** Options of `hookwire doctor`. */

@@ -1,7 +1,7 @@
 import { writeStdout } from '../output/stdout.ts';
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { fireCommandHooks } from '../../hook-kinds/command/index.ts';
+import { fireCommandHooks } from '../../hook-kinds/group/index.ts';
 import { HOOK_EVENT_ALIASES, HOOK_EVENT_NAMES, canonicalEventName } from '../../events/index.ts';
 import { CliError } from '../cli-error.ts';
 import { parseJsonObjectInput } from '../json-input.ts';

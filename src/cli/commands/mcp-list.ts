@@ -1,6 +1,6 @@
 import { writeStdout } from '../output/stdout.ts';
 import { relative } from 'node:path';
-import type { McpServerStatus } from '../../hook-kinds/mcp/mcp-connections.ts';
+import type { McpServerStatus } from '../../mcp/mcp-connections.ts';
 import { packageVersion } from '../package-version.ts';
 import {
   openCommandHookSession,

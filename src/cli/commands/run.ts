@@ -1,6 +1,6 @@
 import { builtinTools } from '../../adapters/tools/index.ts';
 import type { LanguageModel } from '../../content/index.ts';
-import type { McpTool } from '../../hook-kinds/mcp/mcp-connections.ts';
+import type { McpTool } from '../../mcp/mcp-connections.ts';
 import type { PermissionMode } from '../../hooks/permissions/index.ts';
 import {
   addedDirectories,

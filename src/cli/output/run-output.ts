@@ -1,4 +1,4 @@
-import type { HookRunRecord } from '../../hook-kinds/command/index.ts';
+import type { HookRunRecord } from '../../hook-kinds/group/index.ts';
 import type { RunEvent, RunResult } from '../../loop/index.ts';
 
 /** The `--output-format` values of `hookwire run`. */

@@ -5,12 +5,12 @@
 import { z } from 'zod';
 import { lazy } from '../../wire/lazy.ts';
 import type { HookKind } from '../hook-kind.ts';
-import { defaultHookName } from '../settings/default-hook-name.ts';
+import { defaultHookName } from '../default-hook-name.ts';
 import type { CommandHookConfig } from '../settings/hook-config.ts';
-import { timeoutSchema } from '../settings/timeout-schema.ts';
+import { timeoutSchema } from '../timeout-schema.ts';
 import type { HookRunRequest } from '../hook-kind.ts';
-import { interpretRun } from './hook-run.ts';
-import { confineCommand, credentialVariables } from './process-confinement.ts';
+import { interpretRun } from '../hook-run.ts';
+import { confineCommand, credentialVariables } from '../../supervision/process-confinement.ts';
 import { dialectCommand } from '../dialects/dialect-shell.ts';
 
 /** The command the runner starts for `hook`: confined as its `environment` and `sandbox` ask. */

@@ -24,7 +24,7 @@ import {
 import { parsePermissionRule } from '../../hooks/permissions/index.ts';
 import { isJsonObject } from '../../wire/json-object.ts';
 import { parseJsonText } from '../../wire/json-text.ts';
-import { MAX_TIMEOUT_MS } from '../settings/duration.ts';
+import { MAX_TIMEOUT_MS } from '../duration.ts';
 import type { CommandHookConfig, HookGroupConfig } from '../settings/hook-config.ts';
 import type { ParsedSettingsFile } from '../settings/parse-settings-text.ts';
 import { defaultHookName } from '../settings/parse-settings-text.ts';

@@ -10,7 +10,7 @@ import { readFile } from 'node:fs/promises';
 import { MATCHER_TARGET } from '../../events/index.ts';
 import { parsePermissionRule } from '../../hooks/permissions/index.ts';
 import type { CommandHookConfig, HookGroupConfig } from '../settings/hook-config.ts';
-import { defaultHookName } from '../settings/default-hook-name.ts';
+import { defaultHookName } from '../default-hook-name.ts';
 import type { SettingsEnvironment } from '../settings/settings-layer.ts';
 import { readForeignSettings } from './foreign-settings.ts';
 import { foreignSources } from './foreign-sources.ts';

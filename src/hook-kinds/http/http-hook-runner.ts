@@ -13,7 +13,7 @@
  * - The body read is capped (1 MiB by default); a longer body is a failed hook.
  */
 import type { HttpHookConfig, HttpHookRunner } from './http-kind.ts';
-import { formatDuration } from '../settings/duration.ts';
+import { formatDuration } from '../duration.ts';
 import type { HookAnswer, HookExecution, HookRunContext } from '../hook-kind.ts';
 
 export interface HttpHookRunnerOptions {

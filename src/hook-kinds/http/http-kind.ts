@@ -9,9 +9,9 @@
 import { z } from 'zod';
 import { lazy } from '../../wire/lazy.ts';
 import type { HookConfigBase, HookKind, HookKindRunner } from '../hook-kind.ts';
-import { interpretExecution } from '../command/hook-run.ts';
-import { commonHookFields } from '../settings/common-hook-fields.ts';
-import { defaultHookName } from '../settings/default-hook-name.ts';
+import { interpretExecution } from '../hook-run.ts';
+import { commonHookFields } from '../common-hook-fields.ts';
+import { defaultHookName } from '../default-hook-name.ts';
 
 /** One `type: "http"` hook: the payload POSTed as JSON to `url`; the body answers. */
 export interface HttpHookConfig extends HookConfigBase {

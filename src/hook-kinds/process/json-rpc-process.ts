@@ -8,7 +8,7 @@
  * request pass its deadline (a hung process would hang every later event too). Whoever owns it
  * (the process hook runner) starts a fresh one for the next event, with backoff.
  */
-import { formatDuration } from '../settings/duration.ts';
+import { formatDuration } from '../duration.ts';
 import type { HookProcessExit, SpawnedHookProcess } from './spawn-hook-process.ts';
 
 /** What one request got back. */

@@ -18,12 +18,12 @@
  *   like a command hook's.
  */
 import type { ProcessHookConfig } from './process-kind.ts';
-import { formatDuration } from '../settings/duration.ts';
+import { formatDuration } from '../duration.ts';
 import type { HookAnswer, HookExecution, HookKindRunner, HookRunContext } from '../hook-kind.ts';
 import { JsonRpcProcess, type RpcReply } from './json-rpc-process.ts';
 import { spawnInProcessGroup, type SpawnHookProcess } from './spawn-hook-process.ts';
-import { createContainmentScope } from '../command/runner/containment.ts';
-import { startWatchdog, type Watchdog } from '../command/runner/watchdog.ts';
+import { createContainmentScope } from '../../supervision/containment.ts';
+import { startWatchdog, type Watchdog } from '../../supervision/watchdog.ts';
 
 export interface ProcessHookRunnerOptions {
   /** How processes are started and contained; default: their own process group. */

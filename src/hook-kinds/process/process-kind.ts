@@ -10,9 +10,9 @@ import { z } from 'zod';
 import { lazy } from '../../wire/lazy.ts';
 import type { HookConfigBase, HookKind } from '../hook-kind.ts';
 import { failureAnswer } from '../hook-kind.ts';
-import { interpretExecution } from '../command/hook-run.ts';
-import { commonHookFields } from '../settings/common-hook-fields.ts';
-import { defaultHookName } from '../settings/default-hook-name.ts';
+import { interpretExecution } from '../hook-run.ts';
+import { commonHookFields } from '../common-hook-fields.ts';
+import { defaultHookName } from '../default-hook-name.ts';
 import type { ProcessHookRunner } from './process-hook-runner.ts';
 
 /**

@@ -10,9 +10,9 @@
  */
 import { spawn } from 'node:child_process';
 import type { Readable, Writable } from 'node:stream';
-import { HOOK_RUN_VARIABLE } from '../command/runner/containment.ts';
-import { hasRunningMembers, signalProcessGroup } from '../command/runner/process-group.ts';
-import type { Watchdog } from '../command/runner/watchdog.ts';
+import { HOOK_RUN_VARIABLE } from '../../supervision/containment.ts';
+import { hasRunningMembers, signalProcessGroup } from '../../supervision/process-group.ts';
+import type { Watchdog } from '../../supervision/watchdog.ts';
 
 /** How a hook process ended. */
 export interface HookProcessExit {

@@ -18,7 +18,7 @@
  */
 import type { LanguageModel, ModelRequest, ModelResponse } from '../../content/index.ts';
 import type { PromptHookConfig, PromptHookRunner } from './prompt-kind.ts';
-import { formatDuration } from '../settings/duration.ts';
+import { formatDuration } from '../duration.ts';
 import type { HookAnswer, HookExecution, HookRunContext } from '../hook-kind.ts';
 
 export interface PromptHookRunnerOptions {

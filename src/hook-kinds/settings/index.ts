@@ -8,8 +8,8 @@ export {
   MAX_TIMEOUT_MS,
   formatDuration,
   parseTimeout,
-} from './duration.ts';
-export type { TimeoutResult } from './duration.ts';
+} from '../duration.ts';
+export type { TimeoutResult } from '../duration.ts';
 export { duplicateKey, hookGroupsFor, mergeSettingsFiles } from './effective-settings.ts';
 export type {
   EffectivePermissions,

@@ -3,7 +3,7 @@ import {
   type HookEventName,
   type RegisteredEventName,
 } from '../../events/index.ts';
-import { formatDuration } from './duration.ts';
+import { formatDuration } from '../duration.ts';
 import type { EffectiveSettings } from './effective-settings.ts';
 import { kindOf, type HookConfig } from '../registry.ts';
 import type { HookGroupConfig } from './hook-config.ts';

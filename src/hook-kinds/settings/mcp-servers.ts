@@ -19,7 +19,7 @@
  */
 import { z } from 'zod';
 import { isJsonObject } from '../../wire/json-object.ts';
-import { DURATION_PATTERN, MAX_TIMEOUT_MS } from './duration.ts';
+import { DURATION_PATTERN, MAX_TIMEOUT_MS } from '../duration.ts';
 import type { SettingLocation } from './policy-settings.ts';
 import { parseJsonText } from '../../wire/json-text.ts';
 import { formatJsonPath, type SettingsIssue } from './settings-issue.ts';

@@ -5,7 +5,7 @@ import {
   canonicalEventName,
   type RegisteredEventName,
 } from '../../events/index.ts';
-import { DEFAULT_TIMEOUT_MS, parseTimeout } from './duration.ts';
+import { DEFAULT_TIMEOUT_MS, parseTimeout } from '../duration.ts';
 import { hookKind, type HookConfig } from '../registry.ts';
 import type { HookGroupConfig } from './hook-config.ts';
 import { tryCompileMatcher } from './matcher.ts';
@@ -87,7 +87,7 @@ export interface SettingsTextResult {
   readonly issues: readonly SettingsIssue[];
 }
 
-export { defaultHookName } from './default-hook-name.ts';
+export { defaultHookName } from '../default-hook-name.ts';
 
 /**
  * Parses and validates one settings text, collecting every issue instead of stopping at the

@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import { HOOK_EVENT_NAMES, canonicalEventName } from '../../events/index.ts';
-import { describeType } from './duration.ts';
+import { describeType } from '../duration.ts';
 import { closestName } from './edit-distance.ts';
 import { KNOWN_FIELDS } from './settings-schema.ts';
 import { MAX_ISSUES_PER_FILE } from './settings-limits.ts';

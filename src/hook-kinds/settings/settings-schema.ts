@@ -16,7 +16,7 @@ import { mcpServersSchema } from './mcp-servers.ts';
  * on events that have no matcher target) run after this validation, in `parseSettingsText`.
  */
 
-export { timeoutSchema } from './timeout-schema.ts';
+export { timeoutSchema } from '../timeout-schema.ts';
 export { commandHookSchema } from '../command/command-kind.ts';
 
 /** A matcher and the hooks that run when it matches. */

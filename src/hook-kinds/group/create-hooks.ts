@@ -1,6 +1,6 @@
 import { HOOK_EVENT_NAMES } from '../../events/index.ts';
 import type { AgentHook } from '../../hooks/agent-hook.ts';
-import { commandHookForGroup, type CommandHookOptions } from './command-hook.ts';
+import { commandHookForGroup, type CommandHookOptions } from './external-hook.ts';
 import type { EffectiveSettings } from '../settings/index.ts';
 
 /**

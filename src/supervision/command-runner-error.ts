@@ -1,4 +1,4 @@
-import { HookwireError } from '../../../content/hookwire-error.ts';
+import { HookwireError } from '../content/hookwire-error.ts';
 
 /**
  * A programmer error in the use of a `CommandRunner`: invalid `RunCommandOptions`

@@ -17,23 +17,23 @@ import type { LanguageModel } from '../content/index.ts';
 import type { AgentHook } from '../hooks/agent-hook.ts';
 import type { AgentPermissions, PermissionMode } from '../hooks/permissions/index.ts';
 import { HookStack, type HookStackOptions } from '../hooks/stack/hook-stack.ts';
-import type { CommandHookOptions } from './command/command-hook.ts';
-import { HookKindStates } from './hook-kind.ts';
-import type { HookRunRecord } from './command/hook-run.ts';
-import type { HookProcessOptions } from './command/run-hook-group.ts';
-import type { CommandRunner, CommandRunnerOptions } from './command/runner/index.ts';
-import { deferredRunner } from './command/runner/deferred-runner.ts';
-import { loadSettings } from './settings/load-settings.ts';
-import type { McpConnections, StartMcpServersOptions } from './mcp/mcp-connections.ts';
-import { openClaudeEnvFile, wantsClaudeEnvFile } from './dialects/claude-env-file.ts';
-import type { EffectiveSettings, HookTrust } from './settings/effective-settings.ts';
-import type { SettingsEnvironment } from './settings/settings-layer.ts';
+import type { CommandHookOptions } from '../hook-kinds/group/external-hook.ts';
+import { HookKindStates } from '../hook-kinds/hook-kind.ts';
+import type { HookRunRecord } from '../hook-kinds/hook-run.ts';
+import type { HookProcessOptions } from '../hook-kinds/group/run-hook-group.ts';
+import type { CommandRunner, CommandRunnerOptions } from '../supervision/index.ts';
+import { deferredRunner } from '../supervision/deferred-runner.ts';
+import { loadSettings } from '../hook-kinds/settings/load-settings.ts';
+import type { McpConnections, StartMcpServersOptions } from '../mcp/mcp-connections.ts';
+import { openClaudeEnvFile, wantsClaudeEnvFile } from '../hook-kinds/dialects/claude-env-file.ts';
+import type { EffectiveSettings, HookTrust } from '../hook-kinds/settings/effective-settings.ts';
+import type { SettingsEnvironment } from '../hook-kinds/settings/settings-layer.ts';
 import {
   projectKey,
   readTrustStore,
   trustStoreFile,
   trustedFingerprints,
-} from './settings/trust-store.ts';
+} from '../hook-kinds/settings/trust-store.ts';
 
 /**
  * The trust `hookwire run` gives a project's hooks: all of them with `trustAll`
@@ -208,7 +208,7 @@ export async function openHookSession(options: HookSessionOptions): Promise<Hook
     start: 'eager',
   };
   const loadRunner = async (): Promise<CommandRunner> =>
-    (await import('./command/runner/create-command-runner.ts')).createCommandRunner(runnerOptions);
+    (await import('../supervision/create-command-runner.ts')).createCommandRunner(runnerOptions);
   const runner = hooked ? await loadRunner() : deferredRunner(loadRunner);
   disposers.push(() => runner.close());
   // The kinds (and the wire's schemas) load only when the settings have hooks.
@@ -252,7 +252,7 @@ export async function openHookSession(options: HookSessionOptions): Promise<Hook
         }),
   };
   const commandHooks = hooked
-    ? (await import('./command/create-command-hooks.ts')).createCommandHooks(
+    ? (await import('../hook-kinds/group/create-hooks.ts')).createCommandHooks(
         settings,
         commandHookOptions,
       )
@@ -267,7 +267,7 @@ export async function openHookSession(options: HookSessionOptions): Promise<Hook
     options.mcp === undefined || options.mcp === false || settings.mcpServers.length === 0
       ? NO_MCP
       : await (
-          await import('./mcp/mcp-connections.ts')
+          await import('../mcp/mcp-connections.ts')
         ).startMcpServers(settings.mcpServers, {
           ...(options.mcp === true ? {} : options.mcp),
           projectDir,

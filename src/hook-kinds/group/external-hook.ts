@@ -18,9 +18,9 @@ import {
 } from '../../events/index.ts';
 import { REPORTS_OWN_RUNS, type AgentHook } from '../../hooks/agent-hook.ts';
 import type { ObservedHookRun } from '../../events/observed-hook-run.ts';
-import type { HookRunRecord } from './hook-run.ts';
+import type { HookRunRecord } from '../hook-run.ts';
 import { runHookGroup, type HookGroupRun, type HookProcessOptions } from './run-hook-group.ts';
-import type { CommandRunner } from './runner/index.ts';
+import type { CommandRunner } from '../../supervision/index.ts';
 import type { HookKindStates } from '../hook-kind.ts';
 import type { HookGroupConfig } from '../settings/index.ts';
 import type { CommandHookConfig } from '../settings/index.ts';

@@ -3,9 +3,9 @@
  * generic over the registry, so a kind with per-session resources needs nothing here.
  */
 import type { AgentHook } from '../hooks/agent-hook.ts';
-import { HookKindStates, type HookConfigBase, type HookKindHost } from './hook-kind.ts';
-import { registeredKinds } from './registry.ts';
-import type { EffectiveSettings } from './settings/effective-settings.ts';
+import { HookKindStates, type HookConfigBase, type HookKindHost } from '../hook-kinds/hook-kind.ts';
+import { registeredKinds } from '../hook-kinds/registry.ts';
+import type { EffectiveSettings } from '../hook-kinds/settings/effective-settings.ts';
 
 /** The opened kinds of one session. */
 export interface OpenedHookKinds {

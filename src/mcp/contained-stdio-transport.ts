@@ -24,9 +24,9 @@ import {
   HOOK_RUN_VARIABLE,
   findContainedProcesses,
   signalProcesses,
-} from '../command/runner/containment.ts';
-import { hasRunningMembers, signalProcessGroup } from '../command/runner/process-group.ts';
-import type { Watchdog } from '../command/runner/watchdog.ts';
+} from '../supervision/containment.ts';
+import { hasRunningMembers, signalProcessGroup } from '../supervision/process-group.ts';
+import type { Watchdog } from '../supervision/watchdog.ts';
 
 /** How a contained stdio server starts. */
 export interface ContainedStdioOptions {

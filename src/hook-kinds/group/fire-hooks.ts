@@ -18,10 +18,10 @@ import {
 import { createHookContext } from '../../hooks/hook-context.ts';
 import { HookStack } from '../../hooks/stack/hook-stack.ts';
 import type { CombinedOutcome } from './combine-outcomes.ts';
-import { commandHookForGroup } from './command-hook.ts';
-import type { HookRunRecord } from './hook-run.ts';
+import { commandHookForGroup } from './external-hook.ts';
+import type { HookRunRecord } from '../hook-run.ts';
 import type { HookProcessOptions } from './run-hook-group.ts';
-import type { CommandRunner } from './runner/index.ts';
+import type { CommandRunner } from '../../supervision/index.ts';
 import type { HookKindStates } from '../hook-kind.ts';
 import { hookGroupsFor, type EffectiveSettings } from '../settings/index.ts';
 

@@ -6,8 +6,8 @@ import { ToolCallAction } from '../events/index.ts';
 import type { AgentHook } from '../hooks/agent-hook.ts';
 import { createHookContext } from '../hooks/hook-context.ts';
 import { loadHookSettings, openHookSession } from './hook-session.ts';
-import { SettingsError } from './settings/settings-error.ts';
-import type { HelperCommandRunner } from './command/runner/helper-runner.ts';
+import { SettingsError } from '../hook-kinds/settings/settings-error.ts';
+import type { HelperCommandRunner } from '../supervision/helper-runner.ts';
 
 let root: string;
 let projectDir: string;

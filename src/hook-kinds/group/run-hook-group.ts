@@ -14,8 +14,8 @@ import {
   interpretAnswer,
   type HookRunOutcome,
   type HookRunRecord,
-} from './hook-run.ts';
-import type { CommandRunner } from './runner/index.ts';
+} from '../hook-run.ts';
+import type { CommandRunner } from '../../supervision/index.ts';
 import type { HookGroupConfig } from '../settings/index.ts';
 
 export interface HookGroupRunOptions {

@@ -20,7 +20,7 @@ import {
 import { signalProcessGroup } from './process-group.ts';
 import { createContainmentScope, killScope } from './containment.ts';
 import { DEFAULT_KILL_GRACE_MS } from './command-runner.ts';
-import { packageFile } from '../../package-files.ts';
+import { packageFile } from './package-files.ts';
 
 /** Options of `createHelperRunner`. */
 export interface HelperRunnerOptions {

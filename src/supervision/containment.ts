@@ -1,5 +1,5 @@
 import { closeSync, openSync, readSync, readdirSync } from 'node:fs';
-import { randomHex } from '../../../content/random-id.ts';
+import { randomHex } from '../content/random-id.ts';
 
 /**
  * The environment variable every hook process gets: `SCOPE.RUN`, where SCOPE names the runner

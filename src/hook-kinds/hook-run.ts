@@ -3,29 +3,29 @@
  * callback, and its interpretation under the protocol of the design brief: `interpretAnswer` is
  * the one interpreter of every kind's answer (command, process, http, prompt).
  */
-import type { HookRunDecision } from '../../events/observed-hook-run.ts';
+import type { HookRunDecision } from '../events/observed-hook-run.ts';
 import {
   decodeHookOutput,
   externalSide,
   type HookEventName,
   type HookOutput,
   type RegisteredEventName,
-} from '../../events/index.ts';
-import { guardStdoutProblem, parseHookStdout } from '../../wire/index.ts';
+} from '../events/index.ts';
+import { guardStdoutProblem, parseHookStdout } from '../wire/index.ts';
 import {
   failureAnswer,
   type HookAnswer,
   type HookExecution,
   type HookRunRequest,
-} from '../hook-kind.ts';
-import type { HookConfig } from '../registry.ts';
-import type { CommandResult } from './runner/index.ts';
-import type { CommandHookConfig } from '../settings/hook-config.ts';
-import { formatDuration } from '../settings/duration.ts';
-import { isJsonObject } from '../../wire/json-object.ts';
-import { DIALECTS } from '../dialects/dialect.ts';
-import type { DialectName } from '../dialects/vocabulary.ts';
-import { foreignAnswer, normalizeForeignAnswer } from '../dialects/translate.ts';
+} from './hook-kind.ts';
+import type { HookConfig } from './registry.ts';
+import type { CommandResult } from '../supervision/index.ts';
+import type { CommandHookConfig } from './settings/hook-config.ts';
+import { formatDuration } from './duration.ts';
+import { isJsonObject } from '../wire/json-object.ts';
+import { DIALECTS } from './dialects/dialect.ts';
+import type { DialectName } from './dialects/vocabulary.ts';
+import { foreignAnswer, normalizeForeignAnswer } from './dialects/translate.ts';
 
 /**
  * `ok`: exited 0 and its output decoded. `blocked`: it denied (exit 2, or a JSON deny).

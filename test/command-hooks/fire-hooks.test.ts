@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { fireCommandHooks } from '../../src/hook-kinds/command/index.ts';
+import { fireCommandHooks } from '../../src/hook-kinds/group/index.ts';
 import { createHookProject, group, type HookProject } from './support.ts';
 
 let project: HookProject;

@@ -15,7 +15,7 @@ import { CommandRunnerError } from './command-runner-error.ts';
 
 /** Path of a fixture script in test/fixtures/hooks/. */
 export function fixture(name: string): string {
-  return fileURLToPath(new URL(`../../../../test/fixtures/hooks/${name}`, import.meta.url));
+  return fileURLToPath(new URL(`../../test/fixtures/hooks/${name}`, import.meta.url));
 }
 
 /** Resolves with the file's content once it exists (fixtures create it atomically by rename). */

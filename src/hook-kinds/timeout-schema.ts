@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { lazy } from '../../wire/lazy.ts';
+import { lazy } from '../wire/lazy.ts';
 import { DURATION_PATTERN } from './duration.ts';
 
 /** The `timeout` of a hook (every kind): seconds as a number, or a string with its unit. */

@@ -12,7 +12,7 @@ import {
 } from '../../events/index.ts';
 import type { HookLLMRequestOverride, HookLLMResponseOverride } from '../../wire/index.ts';
 import { aggregateToolChoice, mergeLLMRequestOverrides } from '../../wire/index.ts';
-import type { HookRunOutcome } from './hook-run.ts';
+import type { HookRunOutcome } from '../hook-run.ts';
 
 export type { CombinedOutcome } from '../../events/index.ts';
 

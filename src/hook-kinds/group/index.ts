@@ -16,20 +16,20 @@ export {
   requestPatchFromOverride,
   responseFromOverride,
   type CommandHookOptions,
-} from './command-hook.ts';
-export { createCommandHooks } from './create-command-hooks.ts';
+} from './external-hook.ts';
+export { createCommandHooks } from './create-hooks.ts';
 export {
   fireCommandHooks,
   type FireCommandHooksOptions,
   type FireHookEntry,
   type FireResult,
-} from './fire-command-hooks.ts';
+} from './fire-hooks.ts';
 export {
   interpretRun,
   type HookRunOutcome,
   type HookRunRecord,
   type HookRunStatus,
-} from './hook-run.ts';
+} from '../hook-run.ts';
 export {
   runHookGroup,
   type HookGroupRun,
@@ -48,6 +48,6 @@ export {
   shellQuote,
   type ProcessConfinement,
   type SandboxOptions,
-} from './process-confinement.ts';
-export * from './runner/index.ts';
+} from '../../supervision/process-confinement.ts';
+export * from '../../supervision/index.ts';
 export * from '../settings/index.ts';

@@ -13,15 +13,15 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { Tool as McpToolDefinition } from '@modelcontextprotocol/sdk/types.js';
-import type { ToolDeclaration } from '../../content/index.ts';
-import type { McpContext } from '../../events/index.ts';
-import { createContainmentScope, killScope } from '../command/runner/containment.ts';
-import { startWatchdog, type Watchdog } from '../command/runner/watchdog.ts';
+import type { ToolDeclaration } from '../content/index.ts';
+import type { McpContext } from '../events/index.ts';
+import { createContainmentScope, killScope } from '../supervision/containment.ts';
+import { startWatchdog, type Watchdog } from '../supervision/watchdog.ts';
 import {
   expandVariables,
   type McpServerConfig,
   type McpServerEntry,
-} from '../settings/mcp-servers.ts';
+} from '../hook-kinds/settings/mcp-servers.ts';
 import { ContainedStdioTransport } from './contained-stdio-transport.ts';
 import { toToolOutcome } from './mcp-tool-result.ts';
 
