@@ -13,8 +13,7 @@ import type { LanguageModel } from '../content/index.ts';
 import type { HookEventName, RegisteredEventName } from '../events/index.ts';
 import type { AgentHook } from '../hooks/agent-hook.ts';
 import type { HookRunOutcome } from './hook-run.ts';
-import type { HookProcessOptions } from './group/run-hook-group.ts';
-import type { CommandRunner } from '../supervision/index.ts';
+import type { CommandResult, CommandRunner } from '../supervision/index.ts';
 import type { SettingsLayer } from './settings/settings-layer.ts';
 import type { DialectName } from './dialects/vocabulary.ts';
 
@@ -54,6 +53,16 @@ export interface HookConfigBase {
   readonly alsoDefinedIn: readonly string[];
 }
 
+/** How the processes of hooks that ask to be confined are run (`environment`, `sandbox`). */
+export interface HookProcessOptions {
+  /** Variables a scrubbed hook keeps although they look like credentials (`passEnvironment`). */
+  readonly passEnvironment?: readonly string[];
+  /** Sandboxed hooks keep the network (`--sandbox-network`). Default false. */
+  readonly sandboxNetwork?: boolean;
+  /** Directories a sandboxed hook may write besides the project (`--add-dir`). */
+  readonly writableDirectories?: readonly string[];
+}
+
 /** One run of one hook, as the group runner asks a kind for it. */
 export interface HookRunRequest {
   /** The canonical event, and the name the group was registered under (`hook_event_name`). */
@@ -86,6 +95,20 @@ export interface HookRunRequest {
    * that tool's rules (and a Gemini CLI command runs under bash). Absent for hookwire's own files.
    */
   readonly dialect?: DialectName;
+  /** That tool's rules for a command hook (given with `dialect`, by the group runner). */
+  readonly dialectRules?: DialectCommandRules;
+}
+
+/**
+ * What a kind that runs commands asks of the dialect its hook's file was written for: the
+ * dialects implement it (`dialects/dialect-answer.ts`), the group runner hands it over, and no
+ * kind imports a dialect.
+ */
+export interface DialectCommandRules {
+  /** The command line to start for `command` (Gemini CLI's hooks run under bash). */
+  commandLine(command: string): string;
+  /** A finished command's answer by the tool's rules; `plain` reads it by hookwire's own. */
+  answer(event: HookEventName, result: CommandResult, plain: () => HookAnswer): HookAnswer;
 }
 
 /**

@@ -1,7 +1,9 @@
 /**
  * One hook's run, as reported to `hookwire hooks fire`, `stream-json` and the `onHookRun`
  * callback, and its interpretation under the protocol of the design brief: `interpretAnswer` is
- * the one interpreter of every kind's answer (command, process, http, prompt).
+ * the one interpreter of every kind's answer (command, process, http, prompt). A kind turns what
+ * it ran into a `HookAnswer` (the command kind in `command/command-answer.ts`, a dialect's
+ * command hook in `dialects/dialect-answer.ts`); nothing here knows a kind or a dialect.
  */
 import type { HookRunDecision } from '../events/observed-hook-run.ts';
 import {
@@ -12,20 +14,7 @@ import {
   type RegisteredEventName,
 } from '../events/index.ts';
 import { guardStdoutProblem, parseHookStdout } from '../wire/index.ts';
-import {
-  failureAnswer,
-  type HookAnswer,
-  type HookExecution,
-  type HookRunRequest,
-} from './hook-kind.ts';
-import type { HookConfig } from './registry.ts';
-import type { CommandResult } from '../supervision/index.ts';
-import type { CommandHookConfig } from './settings/hook-config.ts';
-import { formatDuration } from './duration.ts';
-import { isJsonObject } from '../wire/json-object.ts';
-import { DIALECTS } from './dialects/dialect.ts';
-import type { DialectName } from './dialects/vocabulary.ts';
-import { foreignAnswer, normalizeForeignAnswer } from './dialects/translate.ts';
+import type { HookAnswer, HookConfigBase, HookExecution, HookRunRequest } from './hook-kind.ts';
 
 /**
  * `ok`: exited 0 and its output decoded. `blocked`: it denied (exit 2, or a JSON deny).
@@ -56,7 +45,7 @@ export interface HookRunRecord {
 /** What one hook run means for the event it ran for. */
 export interface HookRunOutcome {
   readonly record: HookRunRecord;
-  readonly hook: HookConfig;
+  readonly hook: HookConfigBase;
   /** The decoded JSON output (exit 0 only). */
   readonly output?: HookOutput;
   /** Plain-text stdout (exit 0 only). */
@@ -76,10 +65,6 @@ export interface HookRunIo {
   readonly timedOut: boolean;
 }
 
-const NOT_FOUND = 127;
-const NOT_EXECUTABLE = 126;
-const BLOCKING_EXIT = 2;
-
 /** The fields of a `HookRunRecord` a kind knows before interpretation (all but `status`). */
 export type HookRunFacts = Omit<HookRunRecord, 'status' | 'detail'>;
 
@@ -92,7 +77,7 @@ export type HookRunFacts = Omit<HookRunRecord, 'status' | 'detail'>;
 export function interpretAnswer(
   event: HookEventName,
   registeredAs: RegisteredEventName,
-  hook: HookConfig,
+  hook: HookConfigBase,
   facts: HookRunFacts,
   answer: HookAnswer,
 ): HookRunOutcome {
@@ -166,7 +151,7 @@ export function interpretAnswer(
  */
 export function interpretExecution(
   request: Pick<HookRunRequest, 'event' | 'registeredAs'>,
-  hook: HookConfig,
+  hook: HookConfigBase,
   target: string,
   execution: HookExecution,
 ): HookRunOutcome {
@@ -195,136 +180,6 @@ export function interpretExecution(
         ? JSON.stringify(execution.answer.value)
         : '';
   return { ...outcome, io: { stdout, stderr: '', timedOut } };
-}
-
-/**
- * Interprets one command run: exit 0 is its stdout as the answer; exit 2 blocks with stderr as
- * the reason; any other exit is a warning. A failure to answer — timeout, missing command,
- * spawn error, kill, cancellation, undecodable output, crash — is a warning, or a denial saying
- * which failure it was when the hook fails closed (see `interpretAnswer`).
- */
-export function interpretRun(
-  event: HookEventName,
-  registeredAs: RegisteredEventName,
-  hook: CommandHookConfig,
-  result: CommandResult,
-  dialect?: DialectName,
-): HookRunOutcome {
-  const facts: HookRunFacts = {
-    event: registeredAs,
-    name: hook.name,
-    command: hook.command,
-    exitCode: result.exitCode,
-    signal: result.signal,
-    durationMs: Math.round(result.durationMs),
-    stdoutTruncated: result.stdoutTruncated,
-    stderrTruncated: result.stderrTruncated,
-  };
-  const io: HookRunIo = {
-    stdout: result.stdout,
-    stderr: result.stderr,
-    timedOut: result.termination === 'timeout',
-  };
-  return {
-    ...interpretAnswer(
-      event,
-      registeredAs,
-      hook,
-      facts,
-      dialect === undefined
-        ? commandAnswer(hook, result)
-        : dialectAnswer(event, hook, result, dialect),
-    ),
-    io,
-  };
-}
-
-/** What a command run answered, in the terms every hook kind shares. */
-export function commandAnswer(hook: CommandHookConfig, result: CommandResult): HookAnswer {
-  const failure = failureAnswer;
-  switch (result.termination) {
-    case 'timeout':
-      return failure('timeout', `timed out after ${formatDuration(hook.timeoutMs)}`);
-    case 'aborted':
-      return failure('error', 'was cancelled before it answered');
-    case 'spawn-error':
-      return failure('error', `could not start: ${result.spawnError ?? 'unknown spawn error'}`);
-    case 'exited':
-      break;
-  }
-  if (result.exitCode === null)
-    return failure('error', `was killed by ${result.signal ?? 'a signal'}${stderrTail(result)}`);
-  if (result.exitCode === NOT_FOUND)
-    return failure(
-      'error',
-      `is missing: the command was not found (exit 127)${stderrTail(result)}`,
-    );
-  if (result.exitCode === NOT_EXECUTABLE)
-    return failure('error', `is not executable (exit 126)${stderrTail(result)}`);
-  if (result.exitCode === BLOCKING_EXIT)
-    return {
-      kind: 'block',
-      reason: result.stderr.trim(),
-      how: 'exit 2',
-      verb: 'exited 2',
-      missingReason: 'no reason on stderr',
-    };
-  if (result.exitCode !== 0)
-    return failure('warning', `crashed (exit ${result.exitCode})${stderrTail(result)}`);
-  return { kind: 'stdout', text: result.stdout, note: truncatedNote(result) };
-}
-
-/**
- * What a dialect's command run answered, by that tool's rules: Gemini CLI reads stdout's JSON
- * before the exit code (exit 2 still blocks: the safe reading), and a Gemini hook killed by a
- * signal blocks (Gemini lets it through, a fail-open bug); at Claude Code's `Stop` and
- * `SubagentStop` a JSON
- * `reason` on stdout is the reason even with exit 2. A JSON answer has the fields hookwire does
- * not implement removed (`normalizeForeignAnswer`) before it is decoded.
- */
-function dialectAnswer(
-  event: HookEventName,
-  hook: CommandHookConfig,
-  result: CommandResult,
-  dialect: DialectName,
-): HookAnswer {
-  const rules = DIALECTS[dialect];
-  const parsed = parseHookStdout(result.stdout);
-  const json = parsed.kind === 'json' && isJsonObject(parsed.value) ? parsed.value : undefined;
-  const reason = typeof json?.['reason'] === 'string' ? json['reason'] : undefined;
-  if (result.termination === 'exited') {
-    if (result.exitCode === null && dialect === 'gemini' && externalSide(event).can.deny)
-      return {
-        kind: 'block',
-        reason: `killed by ${result.signal ?? 'a signal'}: denied (a Gemini CLI hook that does not answer is not an allow in hookwire)`,
-        how: 'a signal',
-        verb: 'was killed',
-        missingReason: 'no answer',
-      };
-    if (
-      result.exitCode === BLOCKING_EXIT &&
-      (event === 'Stop' || event === 'SubagentStop' || rules.jsonBeforeExitCode)
-    )
-      return {
-        kind: 'block',
-        reason: reason ?? result.stderr.trim(),
-        how: 'exit 2',
-        verb: 'exited 2',
-        missingReason: 'no reason on stderr or in its JSON',
-      };
-    if (
-      json !== undefined &&
-      (result.exitCode === 0 ||
-        (rules.jsonBeforeExitCode &&
-          result.exitCode !== NOT_FOUND &&
-          result.exitCode !== NOT_EXECUTABLE))
-    )
-      return {
-        kind: 'json',
-        value: normalizeForeignAnswer(event, foreignAnswer(dialect, event, json)).value,
-      };
-  }
-  return commandAnswer(hook, result);
 }
 
 const REWRITE_FIELDS = [
@@ -381,15 +236,4 @@ function deniedBy(event: HookEventName, output: HookOutput, label: string): stri
   if (output.decision === 'deny' && externalSide(event).can.deny)
     return output.reason ?? `denied by ${label} (no reason given)`;
   return undefined;
-}
-
-function stderrTail(result: CommandResult): string {
-  const text = result.stderr.trim();
-  if (text === '') return '';
-  const tail = text.length > 500 ? `…${text.slice(-500)}` : text;
-  return `: ${tail}`;
-}
-
-function truncatedNote(result: CommandResult): string {
-  return result.stdoutTruncated ? '; stdout was truncated at the output cap' : '';
 }

@@ -25,7 +25,7 @@ import type { CommandRunner, CommandRunnerOptions } from '../supervision/index.t
 import { deferredRunner } from '../supervision/deferred-runner.ts';
 import { loadSettings } from '../hook-kinds/settings/load-settings.ts';
 import type { McpConnections, StartMcpServersOptions } from '../mcp/mcp-connections.ts';
-import { openClaudeEnvFile, wantsClaudeEnvFile } from '../hook-kinds/dialects/claude-env-file.ts';
+import { openClaudeEnvFile, wantsClaudeEnvFile } from '../hook-kinds/dialects/claude/claude-env-file.ts';
 import type { EffectiveSettings, HookTrust } from '../hook-kinds/settings/effective-settings.ts';
 import type { SettingsEnvironment } from '../hook-kinds/settings/settings-layer.ts';
 import {

@@ -10,7 +10,7 @@ import {
   credentialVariables,
   type SandboxOptions,
 } from '../../supervision/process-confinement.ts';
-import { envFilePrefix } from '../../hook-kinds/dialects/claude-env-file.ts';
+import { envFilePrefix } from '../../hook-kinds/dialects/claude/claude-env-file.ts';
 import type { Tool, ToolExecutionContext } from '../../loop/tool.ts';
 import { ToolError } from './tool-error.ts';
 

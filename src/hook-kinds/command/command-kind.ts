@@ -9,9 +9,8 @@ import { defaultHookName } from '../default-hook-name.ts';
 import type { CommandHookConfig } from '../settings/hook-config.ts';
 import { timeoutSchema } from '../timeout-schema.ts';
 import type { HookRunRequest } from '../hook-kind.ts';
-import { interpretRun } from '../hook-run.ts';
+import { interpretRun } from './command-answer.ts';
 import { confineCommand, credentialVariables } from '../../supervision/process-confinement.ts';
-import { dialectCommand } from '../dialects/dialect-shell.ts';
 
 /** The command the runner starts for `hook`: confined as its `environment` and `sandbox` ask. */
 function confineHookCommand(hook: CommandHookConfig, request: HookRunRequest): string {
@@ -23,17 +22,21 @@ function confineHookCommand(hook: CommandHookConfig, request: HookRunRequest): s
           (name) => !given.has(name),
         )
       : [];
-  return confineCommand(dialectCommand(hook.command, request.dialect), request.projectDir, {
-    unsetEnv,
-    ...(hook.sandbox === true
-      ? {
-          sandbox: {
-            writableDirectories: [request.projectDir, ...(confinement.writableDirectories ?? [])],
-            network: confinement.sandboxNetwork === true,
-          },
-        }
-      : {}),
-  });
+  return confineCommand(
+    request.dialectRules?.commandLine(hook.command) ?? hook.command,
+    request.projectDir,
+    {
+      unsetEnv,
+      ...(hook.sandbox === true
+        ? {
+            sandbox: {
+              writableDirectories: [request.projectDir, ...(confinement.writableDirectories ?? [])],
+              network: confinement.sandboxNetwork === true,
+            },
+          }
+        : {}),
+    },
+  );
 }
 
 /** One external hook: a shell command run with the event's payload on stdin. */
@@ -107,6 +110,6 @@ export const commandKind: HookKind<CommandHookConfig> = {
       ...(request.killGraceMs === undefined ? {} : { killGraceMs: request.killGraceMs }),
       ...(request.signal === undefined ? {} : { signal: request.signal }),
     });
-    return interpretRun(request.event, request.registeredAs, hook, result, request.dialect);
+    return interpretRun(request.event, request.registeredAs, hook, result, request.dialectRules);
   },
 };

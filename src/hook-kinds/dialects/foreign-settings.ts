@@ -28,8 +28,7 @@ import { MAX_TIMEOUT_MS } from '../duration.ts';
 import type { CommandHookConfig, HookGroupConfig } from '../settings/hook-config.ts';
 import type { ParsedSettingsFile } from '../settings/parse-settings-text.ts';
 import { defaultHookName } from '../settings/parse-settings-text.ts';
-import { readMcpServers, type McpServerEntry } from '../settings/mcp-servers.ts';
-import { formatJsonPath, type SettingsIssue } from '../settings/settings-issue.ts';
+import { formatJsonPath } from '../settings/settings-issue.ts';
 import type { SettingsLayer } from '../settings/settings-layer.ts';
 import { DIALECTS, dialectEvent, type DialectName } from './dialect.ts';
 import { compileForeignMatcher } from './foreign-matcher.ts';
@@ -48,29 +47,6 @@ export interface ForeignSettingsResult {
   /** One line each: `FILE at JSON.PATH: what is unsupported, and what hookwire did`. */
   readonly warnings: readonly string[];
 }
-
-const HOOK_FIELDS: Readonly<Record<DialectName, readonly string[]>> = {
-  claude: [
-    'type',
-    'command',
-    'timeout',
-    'if',
-    'once',
-    'async',
-    'statusMessage',
-    'onFailure',
-    'shell',
-  ],
-  codex: ['type', 'command', 'timeout', 'statusMessage', 'if', 'once', 'async', 'onFailure'],
-  gemini: ['type', 'command', 'timeout', 'name', 'description', 'env'],
-  kimi: ['event', 'matcher', 'command', 'timeout'],
-};
-const GROUP_FIELDS: Readonly<Record<DialectName, readonly string[]>> = {
-  claude: ['matcher', 'hooks'],
-  codex: ['matcher', 'hooks'],
-  gemini: ['matcher', 'hooks', 'sequential'],
-  kimi: [],
-};
 
 function emptyResult(origin: ForeignOrigin, warnings: string[]): ForeignSettingsResult {
   return {
@@ -115,7 +91,8 @@ function readDocument(
 /** Reads one foreign file's text (see the module comment). Never throws. */
 export function readForeignSettings(text: string, origin: ForeignOrigin): ForeignSettingsResult {
   const warnings: string[] = [];
-  const title = DIALECTS[origin.dialect].title;
+  const dialect = DIALECTS[origin.dialect];
+  const title = dialect.title;
   const document = readDocument(text, origin);
   if (!document.ok) {
     warnings.push(
@@ -128,77 +105,23 @@ export function readForeignSettings(text: string, origin: ForeignOrigin): Foreig
     warnings.push(`${origin.file} is not an object: none of its hooks is loaded`);
     return emptyResult(origin, warnings);
   }
-  // Gemini CLI's MCP servers load whatever its hooks settings say.
-  const mcpServers = origin.dialect === 'gemini' ? geminiMcpServers(raw, origin, warnings) : [];
+  // A dialect's MCP servers (Gemini CLI's) load whatever its hooks settings say.
+  const mcpServers = dialect.mcpServers?.(raw, origin, warnings) ?? [];
   const result = (groups: HookGroupConfig[]): ForeignSettingsResult => ({
     parsed: { ...emptyResult(origin, []).parsed, groups, mcpServers },
     warnings,
   });
   if (raw['disableAllHooks'] === true) return result([]);
   const reader = new Reader(origin, warnings);
-  if (origin.dialect === 'kimi') reader.readKimi(raw['hooks']);
+  if (dialect.layout === 'entries') reader.readKimi(raw['hooks']);
   else {
-    const config = origin.dialect === 'gemini' ? raw['hooksConfig'] : undefined;
+    const config = dialect.hooksConfig ? raw['hooksConfig'] : undefined;
     if (isJsonObject(config) && config['enabled'] === false) return result([]);
     if (isJsonObject(config) && Array.isArray(config['disabled']))
       reader.disabled = new Set(config['disabled'].filter((name) => typeof name === 'string'));
     reader.readHooks(raw['hooks']);
   }
   return result(reader.groups);
-}
-
-/** Fields of Gemini CLI's MCP servers that hookwire does not implement (ignored, said once each). */
-const GEMINI_ONLY_SERVER_FIELDS = new Set([
-  'trust',
-  'includeTools',
-  'excludeTools',
-  'oauth',
-  'authProviderType',
-  'targetAudience',
-  'targetServiceAccount',
-]);
-
-/**
- * Gemini CLI's `mcpServers` (the shape of `.mcp.json`, read by the same reader under the same
- * trust rules: a project file's servers start once trusted), leniently: a field only Gemini CLI
- * has (`trust`, `includeTools`, …) is ignored and a server hookwire cannot run is skipped, each
- * with a warning naming the file and JSON path; the other servers still load.
- */
-function geminiMcpServers(
-  raw: Readonly<Record<string, unknown>>,
-  origin: ForeignOrigin,
-  warnings: string[],
-): McpServerEntry[] {
-  const servers = raw['mcpServers'];
-  if (servers === undefined) return [];
-  const cleaned: Record<string, unknown> = {};
-  if (isJsonObject(servers))
-    for (const [name, server] of Object.entries(servers)) {
-      if (!isJsonObject(server)) {
-        cleaned[name] = server;
-        continue;
-      }
-      const kept: Record<string, unknown> = {};
-      for (const [key, value] of Object.entries(server)) {
-        if (GEMINI_ONLY_SERVER_FIELDS.has(key))
-          warnings.push(
-            `${origin.file} at ${formatJsonPath(['mcpServers', name, key])}: hookwire does not implement Gemini CLI's ${JSON.stringify(key)}: ignored (the server starts without it)`,
-          );
-        else kept[key] = value;
-      }
-      cleaned[name] = kept;
-    }
-  const issues: SettingsIssue[] = [];
-  const entries = readMcpServers(
-    { mcpServers: isJsonObject(servers) ? cleaned : servers },
-    { file: origin.file, layer: origin.layer },
-    issues,
-  );
-  for (const issue of issues)
-    warnings.push(
-      `${issue.file} at ${issue.path}: ${issue.message} (${issue.fix}): this server is not started`,
-    );
-  return entries;
 }
 
 function isPositiveNumber(value: unknown): value is number {
@@ -253,7 +176,7 @@ class Reader {
       return;
     }
     for (const key of Object.keys(entry))
-      if (!GROUP_FIELDS[this.origin.dialect].includes(key))
+      if (!DIALECTS[this.origin.dialect].groupFields.includes(key))
         this.warn(
           `${path}.${key}`,
           `hookwire does not implement the group field ${JSON.stringify(key)}: ignored`,
@@ -347,7 +270,7 @@ class Reader {
       typeof hook['name'] === 'string' && hook['name'].trim() !== '' ? hook['name'] : undefined;
     if (this.disabled.has(name ?? '') || this.disabled.has(command)) return undefined;
     for (const key of Object.keys(hook))
-      if (!HOOK_FIELDS[dialect].includes(key))
+      if (!DIALECTS[dialect].hookFields.includes(key))
         this.warn(
           `${path}.${key}`,
           `hookwire does not implement the hook field ${JSON.stringify(key)}: ignored (the hook runs without it)`,

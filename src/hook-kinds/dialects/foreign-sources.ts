@@ -1,7 +1,8 @@
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { SettingsEnvironment, SettingsLayer } from '../settings/settings-layer.ts';
-import type { DialectName } from './vocabulary.ts';
+import { DIALECTS } from './dialect.ts';
+import { DIALECT_NAMES, type DialectName } from './vocabulary.ts';
 
 /** One other tool's settings file to read: its layer, absolute path and dialect. */
 export interface ForeignSource {
@@ -11,7 +12,7 @@ export interface ForeignSource {
 }
 
 /**
- * The other tools' settings files, where their users keep them, each in the hookwire layer it
+ * The other tools' settings files (each dialect's `sources`), where their users keep them, each in the hookwire layer it
  * stands for (they load right after hookwire's own file of that layer, so the merge rules of
  * `SettingsLayer` apply unchanged: user, then project, then local):
  *
@@ -30,26 +31,19 @@ export function foreignSources(options: {
   const home =
     env.HOOKWIRE_HOME === undefined || env.HOOKWIRE_HOME === '' ? homedir() : env.HOOKWIRE_HOME;
   const project = resolve(options.projectDir);
-  const user = (dialect: DialectName, ...path: string[]): ForeignSource => ({
-    layer: 'user',
-    file: resolve(home, ...path),
-    dialect,
-  });
-  const at = (layer: SettingsLayer, dialect: DialectName, ...path: string[]): ForeignSource => ({
-    layer,
-    file: join(project, ...path),
-    dialect,
-  });
-  return [
-    user('claude', '.claude', 'settings.json'),
-    user('gemini', '.gemini', 'settings.json'),
-    user('codex', '.codex', 'hooks.json'),
-    user('codex', '.codex', 'config.toml'),
-    user('kimi', '.kimi-code', 'config.toml'),
-    at('project', 'claude', '.claude', 'settings.json'),
-    at('project', 'gemini', '.gemini', 'settings.json'),
-    at('project', 'codex', '.codex', 'hooks.json'),
-    at('project', 'codex', '.codex', 'config.toml'),
-    at('local', 'claude', '.claude', 'settings.local.json'),
-  ];
+  const sources: ForeignSource[] = [];
+  // Layer by layer (user, then project, then local), each dialect's files in `DIALECTS` order.
+  for (const layer of ['user', 'project', 'local'] as const)
+    for (const dialect of DIALECT_NAMES)
+      for (const source of DIALECTS[dialect].sources)
+        if (source.layer === layer)
+          sources.push({
+            layer,
+            file:
+              source.under === 'home'
+                ? resolve(home, ...source.path)
+                : join(project, ...source.path),
+            dialect,
+          });
+  return sources;
 }

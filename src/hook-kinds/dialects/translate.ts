@@ -14,12 +14,7 @@ import { findMatchingRule, parsePermissionRule } from '../../hooks/permissions/i
 import { isJsonObject } from '../../wire/json-object.ts';
 import { hookOutputCommonShape } from '../../wire/hook-decision.ts';
 import { lazy } from '../../wire/lazy.ts';
-import {
-  alignGeminiOutcome,
-  GEMINI_MODEL_EVENTS,
-  geminiModelAnswer,
-  geminiModelPayload,
-} from './gemini-model.ts';
+import { DIALECTS } from './dialect.ts';
 import {
   foreignToolInput,
   foreignToolName,
@@ -31,44 +26,18 @@ import {
 
 type Fields = Readonly<Record<string, unknown>>;
 
-type Extras = Readonly<Partial<Record<HookEventName, (fields: Fields) => Fields>>>;
-
-/** Claude Code's (and Codex's) names for payload fields hookwire calls otherwise. */
-const CLAUDE_EXTRAS: Extras = {
-  // Claude Code gives Stop and SubagentStop the answer as `last_assistant_message` (hookwire's
-  // `prompt_response` and `result`): the field Stop hooks read instead of the transcript.
-  Stop: (fields) => ({ last_assistant_message: fields['prompt_response'] }),
-  SubagentStop: (fields) => ({ last_assistant_message: fields['result'] }),
-  // Claude Code's PostCompact gets the summary as `compact_summary`.
-  PostCompact: (fields) => ({ compact_summary: fields['summary'] }),
-};
-
-/**
- * Payload fields a dialect's hooks read under their own names, added beside hookwire's (which
- * stay: a hook reading either works). Kimi Code's reference: `agent_name` and `response` on its
- * subagent events, `estimated_token_count` on `PostCompact`.
- */
-const PAYLOAD_EXTRAS: Readonly<Record<DialectName, Extras>> = {
-  claude: CLAUDE_EXTRAS,
-  codex: CLAUDE_EXTRAS,
-  gemini: {},
-  kimi: {
-    SubagentStart: (fields) => ({ agent_name: fields['agent_type'] }),
-    SubagentStop: (fields) => ({ agent_name: fields['agent_type'], response: fields['result'] }),
-    PostCompact: (fields) => ({ estimated_token_count: fields['tokens_after'] }),
-  },
-};
-
 /**
  * The payload fields of `event` as a dialect's hook reads them: `tool_name` and `tool_input`
  * (tool events, `PermissionRequest`) in its names and units, plus the fields it knows under
- * other names (`PAYLOAD_EXTRAS`, e.g. Claude Code's `last_assistant_message` at
+ * other names (the dialect's `payloadExtras`, e.g. Claude Code's `last_assistant_message` at
  * `SubagentStop`); Gemini CLI's model hooks get `llm_request` / `llm_response` in Gemini's
- * shapes (`gemini-model.ts`). Other fields are the same in every dialect.
+ * shapes (its `modelHooks`). Other fields are the same in every dialect.
  */
 export function foreignPayload(dialect: DialectName, event: HookEventName, fields: Fields): Fields {
-  if (dialect === 'gemini' && GEMINI_MODEL_EVENTS.has(event)) return geminiModelPayload(fields);
-  const extras = PAYLOAD_EXTRAS[dialect][event];
+  const rules = DIALECTS[dialect];
+  const model = rules.modelHooks;
+  if (model?.events.has(event) === true) return model.payload(fields);
+  const extras = rules.payloadExtras[event];
   const extended = extras === undefined ? fields : { ...fields, ...extras(fields) };
   const toolName = extended['tool_name'];
   if (typeof toolName !== 'string') return extended;
@@ -145,16 +114,15 @@ export function ifCovers(
 
 /**
  * A dialect hook's JSON answer in hookwire's terms, ready for `normalizeForeignAnswer`: a Gemini
- * model hook's Gemini-shaped fields become v2 ones (`gemini-model.ts`); anything else as is.
+ * model hook's Gemini-shaped fields become v2 ones (the dialect's `modelHooks`); anything else as is.
  */
 export function foreignAnswer(
   dialect: DialectName,
   event: HookEventName,
   value: Readonly<Record<string, unknown>>,
 ): Readonly<Record<string, unknown>> {
-  return dialect === 'gemini' && GEMINI_MODEL_EVENTS.has(event)
-    ? geminiModelAnswer(event, value)
-    : value;
+  const model = DIALECTS[dialect].modelHooks;
+  return model?.events.has(event) === true ? model.answer(event, value) : value;
 }
 
 /**
@@ -168,9 +136,8 @@ export function foreignOutcome(
   fields: Fields,
   combined: CombinedOutcome,
 ): CombinedOutcome {
-  return dialect === 'gemini' && GEMINI_MODEL_EVENTS.has(event)
-    ? alignGeminiOutcome(event, fields, combined)
-    : combined;
+  const model = DIALECTS[dialect].modelHooks;
+  return model?.events.has(event) === true ? model.align(event, fields, combined) : combined;
 }
 
 // Built on first use: reading the shape builds zod schemas, which a run no dialect hook answers never needs.

@@ -24,12 +24,8 @@ export {
   type FireHookEntry,
   type FireResult,
 } from './fire-hooks.ts';
-export {
-  interpretRun,
-  type HookRunOutcome,
-  type HookRunRecord,
-  type HookRunStatus,
-} from '../hook-run.ts';
+export { interpretRun } from '../command/command-answer.ts';
+export { type HookRunOutcome, type HookRunRecord, type HookRunStatus } from '../hook-run.ts';
 export {
   runHookGroup,
   type HookGroupRun,

@@ -8,7 +8,12 @@ import { boundedText, type ObservedHookRun } from '../../events/observed-hook-ru
 import { combineOutcomes, type CombinedOutcome } from './combine-outcomes.ts';
 import { encodeHookPayload, type HookPayloadEncoding } from '../../wire/index.ts';
 import { kindOf, type HookConfig } from '../registry.ts';
-import { failureAnswer, hookEnvironment, type HookKindStates } from '../hook-kind.ts';
+import {
+  failureAnswer,
+  hookEnvironment,
+  type HookKindStates,
+  type HookProcessOptions,
+} from '../hook-kind.ts';
 import {
   decisionOf,
   interpretAnswer,
@@ -17,6 +22,8 @@ import {
 } from '../hook-run.ts';
 import type { CommandRunner } from '../../supervision/index.ts';
 import type { HookGroupConfig } from '../settings/index.ts';
+import { dialectCommandRules } from '../dialects/dialect-answer.ts';
+import { dialectEnvFile } from '../dialects/claude/claude-env-file.ts';
 
 export interface HookGroupRunOptions {
   readonly runner: CommandRunner;
@@ -62,14 +69,7 @@ type Payload = Readonly<Record<string, unknown>>;
  * Options for hooks that ask to be confined (a hook that does not ask inherits the environment
  * and runs unconfined, as the user's trusted code). Both defaults are the strict ones.
  */
-export interface HookProcessOptions {
-  /** Variables a scrubbed hook keeps although they look like credentials (`passEnvironment`). */
-  readonly passEnvironment?: readonly string[];
-  /** Sandboxed hooks keep the network (`--sandbox-network`). Default false. */
-  readonly sandboxNetwork?: boolean;
-  /** Directories a sandboxed hook may write besides the project (`--add-dir`). */
-  readonly writableDirectories?: readonly string[];
-}
+export type { HookProcessOptions } from '../hook-kind.ts';
 
 async function runOne(
   group: HookGroupConfig,
@@ -92,7 +92,9 @@ async function runOne(
         projectDir: options.projectDir,
         env,
         runner: options.runner,
-        ...(group.dialect === undefined ? {} : { dialect: group.dialect }),
+        ...(group.dialect === undefined
+          ? {}
+          : { dialect: group.dialect, dialectRules: dialectCommandRules(group.dialect) }),
         ...(options.confinement === undefined ? {} : { confinement: options.confinement }),
         ...(options.killGraceMs === undefined ? {} : { killGraceMs: options.killGraceMs }),
         ...(options.signal === undefined ? {} : { signal: options.signal }),
@@ -186,11 +188,10 @@ export async function runHookGroup(
   options: HookGroupRunOptions,
 ): Promise<HookGroupRun> {
   const base = hookEnvironment(options.projectDir, options.sessionId);
+  const envFile = dialectEnvFile(group.dialect);
   const env =
-    options.claudeEnvFile !== undefined &&
-    group.dialect === 'claude' &&
-    group.event === 'SessionStart'
-      ? { ...base, CLAUDE_ENV_FILE: options.claudeEnvFile }
+    options.claudeEnvFile !== undefined && envFile?.event === group.event
+      ? { ...base, [envFile.variable]: options.claudeEnvFile }
       : base;
   // The arguments the first hook saw, for argument rewrites (only PreToolUse admits them).
   const args = payload['tool_input'];

@@ -32,12 +32,12 @@ import type {
   Speaker,
   ToolChoice,
   ToolDeclaration,
-} from '../../content/index.ts';
-import type { CombinedOutcome, HookEventName } from '../../events/index.ts';
-import type { HookLLMRequestOverride, HookLLMResponseOverride } from '../../wire/index.ts';
-import { isJsonObject } from '../../wire/json-object.ts';
-import { foreignToolName, hookwireToolName } from './vocabulary.ts';
-import { GEMINI_FINISH_REASONS } from '../../content/gemini-finish-reasons.ts';
+} from '../../../content/index.ts';
+import type { CombinedOutcome, HookEventName } from '../../../events/index.ts';
+import type { HookLLMRequestOverride, HookLLMResponseOverride } from '../../../wire/index.ts';
+import { isJsonObject } from '../../../wire/json-object.ts';
+import { foreignToolName, hookwireToolName } from '../vocabulary.ts';
+import { GEMINI_FINISH_REASONS } from '../../../content/gemini-finish-reasons.ts';
 
 type Fields = Readonly<Record<string, unknown>>;
 

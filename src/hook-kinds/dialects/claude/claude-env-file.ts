@@ -11,6 +11,9 @@
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { HookEventName } from '../../../events/index.ts';
+import { DIALECTS } from '../dialect.ts';
+import type { DialectName } from '../vocabulary.ts';
 
 /** The session's env file and how to remove it. */
 export interface ClaudeEnvFile {
@@ -18,11 +21,18 @@ export interface ClaudeEnvFile {
   close(): Promise<void>;
 }
 
-/** Whether a group list has a `SessionStart` hook from a Claude Code file. */
+/** Whether a group list has a hook from a dialect whose tool gives its hooks an env file. */
 export function wantsClaudeEnvFile(
-  groups: readonly { readonly dialect?: string | undefined }[] | undefined,
+  groups: readonly { readonly dialect?: DialectName | undefined }[] | undefined,
 ): boolean {
-  return groups?.some((group) => group.dialect === 'claude') ?? false;
+  return groups?.some((group) => dialectEnvFile(group.dialect) !== undefined) ?? false;
+}
+
+/** The env file a dialect's tool gives one event's hooks (Claude Code's `CLAUDE_ENV_FILE`). */
+export function dialectEnvFile(
+  dialect: DialectName | undefined,
+): { readonly variable: string; readonly event: HookEventName } | undefined {
+  return dialect === undefined ? undefined : DIALECTS[dialect].envFile;
 }
 
 /** Makes an empty env file in a fresh private directory. */

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import type { Message, ModelRequest, ModelResponse } from '../../content/index.ts';
-import type { CombinedOutcome } from '../../events/index.ts';
-import { toHookLLMRequest, toHookLLMResponse } from '../../wire/index.ts';
+import type { Message, ModelRequest, ModelResponse } from '../../../content/index.ts';
+import type { CombinedOutcome } from '../../../events/index.ts';
+import { toHookLLMRequest, toHookLLMResponse } from '../../../wire/index.ts';
 import { alignGeminiOutcome, geminiModelAnswer, geminiModelPayload } from './gemini-model.ts';
-import { GEMINI_FINISH_REASONS } from '../../content/gemini-finish-reasons.ts';
+import { GEMINI_FINISH_REASONS } from '../../../content/gemini-finish-reasons.ts';
 
 const human = (text: string): Message => ({ speaker: 'human', blocks: [{ type: 'text', text }] });
 const call: Message = {
