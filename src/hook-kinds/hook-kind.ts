@@ -10,9 +10,8 @@
  */
 import type { z } from 'zod';
 import type { LanguageModel } from '../content/index.ts';
-import type { HookEventName, RegisteredEventName } from '../events/index.ts';
+import type { HookEventName, HookOutput, RegisteredEventName } from '../events/index.ts';
 import type { AgentHook } from '../hooks/agent-hook.ts';
-import type { HookRunOutcome } from './hook-run.ts';
 import type { CommandResult, CommandRunner } from '../supervision/index.ts';
 import type { SettingsLayer } from './settings/settings-layer.ts';
 import type { DialectName } from './dialects/vocabulary.ts';
@@ -254,3 +253,55 @@ export function hookEnvironment(projectDir: string, sessionId: string): Record<s
     GEMINI_PROJECT_DIR: projectDir,
   };
 }
+
+/**
+ * `ok`: exited 0 and its output decoded. `blocked`: it denied (exit 2, or a JSON deny).
+ * `warning`: a non-zero exit other than 2, or output that does not decode (non-blocking).
+ * `timeout`: its deadline passed. `error`: it could not run (missing command, spawn failure,
+ * killed, cancelled). `failed-closed`: one of the failures above, on a hook marked `failClosed`,
+ * which therefore denied what it guards.
+ */
+export type HookRunStatus = 'ok' | 'blocked' | 'warning' | 'timeout' | 'error' | 'failed-closed';
+
+/** One hook run, in the shape `hookwire hooks fire` prints in `hooks[]`. */
+export interface HookRunRecord {
+  /** The event as registered in settings (canonical name or alias). */
+  readonly event: RegisteredEventName;
+  readonly name: string;
+  /** What the hook runs: its command (command, process), url (http) or prompt (prompt). */
+  readonly command: string;
+  readonly exitCode: number | null;
+  readonly signal: string | null;
+  readonly durationMs: number;
+  readonly status: HookRunStatus;
+  readonly stdoutTruncated: boolean;
+  readonly stderrTruncated: boolean;
+  /** Why the run is not `ok`, when it is not (the warning or the failure). */
+  readonly detail?: string;
+}
+
+/** What one hook run means for the event it ran for. */
+export interface HookRunOutcome {
+  readonly record: HookRunRecord;
+  readonly hook: HookConfigBase;
+  /** The decoded JSON output (exit 0 only). */
+  readonly output?: HookOutput;
+  /** Plain-text stdout (exit 0 only). */
+  readonly text?: string;
+  /** Set when this hook denies: exit 2, a JSON deny, or a fail-closed failure. */
+  readonly denial?: string;
+  /** A non-blocking problem to report as a warning. */
+  readonly warning?: string;
+  /** What the hook was seen to print, and whether it ran out of time: for records and traces. */
+  readonly io?: HookRunIo;
+}
+
+/** The raw answer of one run, as observations (transcript records, spans) show it. */
+export interface HookRunIo {
+  readonly stdout: string;
+  readonly stderr: string;
+  readonly timedOut: boolean;
+}
+
+/** The fields of a `HookRunRecord` a kind knows before interpretation (all but `status`). */
+export type HookRunFacts = Omit<HookRunRecord, 'status' | 'detail'>;

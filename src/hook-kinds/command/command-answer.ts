@@ -11,7 +11,7 @@ import {
   type HookRunIo,
   type HookRunOutcome,
 } from '../hook-run.ts';
-import type { CommandHookConfig } from '../settings/hook-config.ts';
+import type { CommandHookConfig } from './command-config.ts';
 import { formatDuration } from '../duration.ts';
 
 /** `command not found`, as the shell reports it. */

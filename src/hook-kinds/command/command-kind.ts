@@ -6,7 +6,7 @@ import { z } from 'zod';
 import { lazy } from '../../wire/lazy.ts';
 import type { HookKind } from '../hook-kind.ts';
 import { defaultHookName } from '../default-hook-name.ts';
-import type { CommandHookConfig } from '../settings/hook-config.ts';
+import type { CommandHookConfig } from './command-config.ts';
 import { timeoutSchema } from '../timeout-schema.ts';
 import type { HookRunRequest } from '../hook-kind.ts';
 import { interpretRun } from './command-answer.ts';

@@ -4,50 +4,7 @@ import type { HookConfig } from '../registry.ts';
 import type { SettingsLayer } from './settings-layer.ts';
 import type { DialectName } from '../dialects/vocabulary.ts';
 
-/** One command hook as loaded from settings. */
-export interface CommandHookConfig {
-  readonly type: 'command';
-  /**
-   * The hook's `name`, or by default its command with whitespace runs collapsed to one space,
-   * cut to 40 characters (the 40th becoming `…` when cut).
-   */
-  readonly name: string;
-  /** The shell command, exactly as written. */
-  readonly command: string;
-  readonly description?: string;
-  /** The deadline in milliseconds (`timeout` converted; default 60 000). */
-  readonly timeoutMs: number;
-  /** A guard: when it cannot answer, the action it guards is denied. Default false. */
-  readonly failClosed: boolean;
-  /**
-   * `scrubbed`: the process gets the environment without credentials, as the shell tool does
-   * (`passEnvironment` keeps named ones). Absent: it inherits hookwire's environment.
-   */
-  readonly environment?: 'scrubbed';
-  /** The process runs under bubblewrap, like the shell tool under `--sandbox`. */
-  readonly sandbox?: true;
-  /**
-   * Dialect hooks only (see `src/hook-kinds/dialects/`): Claude Code's `if` (a permission rule,
-   * `Bash(rm *)`: the hook runs only for calls it covers), `once` (once per session), `async`
-   * (runs in the background; its answer is not waited for), `statusMessage`, and Gemini CLI's
-   * per-hook `env`.
-   */
-  readonly if?: string;
-  readonly once?: true;
-  readonly async?: true;
-  readonly statusMessage?: string;
-  readonly env?: Readonly<Record<string, string>>;
-  readonly layer: SettingsLayer;
-  readonly file: string;
-  /** JSON path of the hook in its file, e.g. `hooks.PreToolUse[0].hooks[1]`. */
-  readonly path: string;
-  /**
-   * Other places that define the same hook (same event, matcher, command, timeout and
-   * failClosed), which therefore do not run it again: `"<layer>: <file> at <path>"`, in merge
-   * order. Empty when the hook is defined once.
-   */
-  readonly alsoDefinedIn: readonly string[];
-}
+export type { CommandHookConfig } from '../command/command-config.ts';
 
 /** One group of a settings file: a matcher and the hooks it runs, for one event. */
 export interface HookGroupConfig {
