@@ -304,7 +304,7 @@ export function createAgent(options: AgentOptions): Agent {
         }
         for (const report of pendingReports)
           transcript.append({ type: 'hook-report', report, time });
-        transcript.commit();
+        transcript.commitOrThrow();
         const session = new Session(config, state, source);
         await session.start();
         return session;

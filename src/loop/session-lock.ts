@@ -22,6 +22,7 @@ import { link, mkdir, readFile, rmdir, stat, unlink, writeFile } from 'node:fs/p
 import { hostname } from 'node:os';
 import { dirname, join, basename } from 'node:path';
 import { LoopError } from './loop-error.ts';
+import { writeProblem } from './write-problem.ts';
 
 /** Who holds a session lock, as written in the lock file. */
 export interface SessionLockHolder {
@@ -176,10 +177,20 @@ export async function acquireSessionLock(
 ): Promise<SessionLock> {
   const path = `${transcriptPath}.lock`;
   const directory = dirname(path);
-  await mkdir(directory, { recursive: true });
   const holder = currentHolder(sessionId);
   const temporary = join(directory, `.${basename(path)}.${process.pid}.${randomUUID()}`);
-  await writeFile(temporary, `${JSON.stringify(holder)}\n`, { flag: 'wx' });
+  try {
+    await mkdir(directory, { recursive: true });
+    await writeFile(temporary, `${JSON.stringify(holder)}\n`, { flag: 'wx' });
+  } catch (error) {
+    await unlink(temporary).catch(() => undefined);
+    const errno = (error as NodeJS.ErrnoException).code;
+    throw new LoopError(
+      'session_lock_failed',
+      `${writeProblem(errno)}: the lock of session ${sessionId} could not be written (${error instanceof Error ? error.message : String(error)}); fix that, then run again.`,
+      { cause: error },
+    );
+  }
   try {
     for (let attempt = 0; attempt < TAKEOVER_ATTEMPTS; attempt++) {
       if (await tryLink(temporary, path)) return heldLock(path, holder);

@@ -18,13 +18,15 @@
  * have run" result (`historyOf`, `repairToolResults`), so a resumed history is valid for every
  * provider.
  */
-import { closeSync, openSync, writeSync } from 'node:fs';
+import { closeSync, fstatSync, ftruncateSync, openSync, writeSync } from 'node:fs';
 import { mkdir, open, readFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import type { ContentBlock, Message, ToolResponseBlock, Usage } from '../content/index.ts';
 import type { HookReport } from '../events/context.ts';
 import type { ObservedHookRun } from '../events/observed-hook-run.ts';
+import { LoopError } from './loop-error.ts';
 import type { RunStatus } from './run-events.ts';
+import { writeProblem } from './write-problem.ts';
 import type { ModelCallEnd, ToolCallStatus } from './run-telemetry.ts';
 
 /**
@@ -174,6 +176,34 @@ export type TranscriptRecord =
       readonly time: string;
     };
 
+/**
+ * A transcript write failed (`code` `transcript_write_failed`): the disk is full (the message
+ * starts `disk full:`), a quota is exceeded, the file was removed… The run that meets it fails
+ * before any further tool runs, so no effect is left without its record; the session resumes from
+ * the records written before it once the cause is fixed.
+ */
+export class TranscriptWriteError extends LoopError {
+  /** The errno code of the failed write (`ENOSPC`, `EDQUOT`, `EIO`, …), when there is one. */
+  readonly errno: string | undefined;
+
+  constructor(path: string, cause: unknown) {
+    const errno =
+      typeof cause === 'object' &&
+      cause !== null &&
+      typeof (cause as { code?: unknown }).code === 'string'
+        ? (cause as { code: string }).code
+        : undefined;
+    const detail = cause instanceof Error ? cause.message : String(cause);
+    super(
+      'transcript_write_failed',
+      `${writeProblem(errno)}: the session transcript ${path} could not be written (${detail}); the run stops so that no tool runs without its record. Fix that, then resume the session (hookwire run --resume ID): it continues from the records written before.`,
+      { cause },
+    );
+    this.name = 'TranscriptWriteError';
+    this.errno = errno;
+  }
+}
+
 /** The encoding buffer a writer keeps between commits (a step's records fit many times over). */
 const KEPT_BUFFER_BYTES = 64 * 1024;
 
@@ -181,7 +211,7 @@ const KEPT_BUFFER_BYTES = 64 * 1024;
 export class TranscriptWriter {
   readonly path: string;
   #fd: number | undefined;
-  #failure: Error | undefined;
+  #failure: TranscriptWriteError | undefined;
   /** Records appended since the last write, encoded when they are written. */
   #pending: TranscriptRecord[] = [];
   #prefix = '';
@@ -228,9 +258,33 @@ export class TranscriptWriter {
   }
 
   /**
+   * The first write failure, when one happened: records appended since are dropped, and the loop
+   * stops at its next write-ahead (`commitOrThrow`).
+   */
+  get failure(): TranscriptWriteError | undefined {
+    return this.#failure;
+  }
+
+  /** Throws the write failure, when one happened (see `failure`). */
+  throwIfFailed(): void {
+    if (this.#failure !== undefined) throw this.#failure;
+  }
+
+  /**
+   * `commit()`, then throws when the records are not all in the kernel (this write or an
+   * earlier one failed): what the loop calls before a tool runs, so that a tool never runs
+   * without its call on record.
+   */
+  commitOrThrow(): void {
+    this.commit();
+    this.throwIfFailed();
+  }
+
+  /**
    * Writes every appended record now, synchronously: when it returns they are in the kernel and
    * survive the process being killed. A write failure (disk full, file removed) never throws
-   * here: it is kept, later records are dropped, and `flush` rejects with it.
+   * here: it is kept (`failure`), the line it cut is removed from the file (whole lines only
+   * stay), later records are dropped, and `commitOrThrow` and `flush` throw it.
    */
   commit(): void {
     const pending = this.#pending;
@@ -253,11 +307,28 @@ export class TranscriptWriter {
       length += buffer.write(line, length, 'utf8');
       buffer[length++] = 0x0a;
     }
+    let offset = 0;
     try {
-      let offset = 0;
       while (offset < length) offset += writeSync(this.#fd, buffer, offset, length - offset);
     } catch (error) {
-      this.#failure = error instanceof Error ? error : new Error(String(error));
+      this.#failure = new TranscriptWriteError(this.path, error);
+      this.#dropCutLine(buffer, offset);
+    }
+  }
+
+  /**
+   * After a write that failed past `written` bytes of `buffer`: removes the bytes after the last
+   * whole line written (a line cut short would be skipped with a warning on read; without it the
+   * file ends on a whole record). Best effort: a file that cannot be truncated keeps the cut line.
+   */
+  #dropCutLine(buffer: Buffer, written: number): void {
+    if (written === 0 || this.#fd === undefined) return;
+    const cut = written - (buffer.lastIndexOf(0x0a, written - 1) + 1);
+    if (cut === 0) return;
+    try {
+      ftruncateSync(this.#fd, fstatSync(this.#fd).size - cut);
+    } catch {
+      // The reader skips the cut line.
     }
   }
 
