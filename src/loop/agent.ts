@@ -245,6 +245,16 @@ export function createAgent(options: AgentOptions): Agent {
           turnCounter = lastTurnOf(contents.records);
           for (const warning of contents.warnings)
             pendingReports.push({ level: 'warning', text: warning });
+          if (repaired.orphans.length > 0)
+            pendingReports.push({
+              level: 'warning',
+              text: `the transcript was damaged: ${repaired.orphans.length} tool result(s) without their call (${repaired.orphans
+                .slice(0, 5)
+                .map((orphan) => `call ${orphan.callId} of ${orphan.toolName}`)
+                .join(
+                  ', ',
+                )}${repaired.orphans.length > 5 ? ', …' : ''}) were turned into text in the resumed history, so that every provider accepts it`,
+            });
         } else if (exists) {
           throw existingIdError();
         }

@@ -19,7 +19,7 @@
  * provider.
  */
 import { closeSync, fstatSync, ftruncateSync, openSync, writeSync } from 'node:fs';
-import { mkdir, open, readFile } from 'node:fs/promises';
+import { mkdir, open } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import type { ContentBlock, Message, ToolResponseBlock, Usage } from '../content/index.ts';
 import type { HookReport } from '../events/context.ts';
@@ -404,36 +404,116 @@ export interface TranscriptContents {
 }
 
 /**
- * Reads a transcript. A line that is not a JSON record (typically the last line, cut short by a
- * crash) is skipped with a warning naming the file and line, never an error.
+ * The largest record `readTranscript` reads by default, in bytes (64 MiB): a longer line is
+ * skipped with a warning, never read into one string (V8 strings end near 512 MiB).
  */
-export async function readTranscript(path: string): Promise<TranscriptContents> {
-  const text = await readFile(path, 'utf8');
+export const MAX_TRANSCRIPT_RECORD_BYTES = 64 * 1024 * 1024;
+
+/** Options of `readTranscript`. */
+export interface ReadTranscriptOptions {
+  /** The largest record read, in bytes; default `MAX_TRANSCRIPT_RECORD_BYTES`. */
+  readonly maxRecordBytes?: number;
+}
+
+/** Bytes read from the file at a time. */
+const READ_CHUNK_BYTES = 1024 * 1024;
+
+/**
+ * Reads a transcript, line by line (the file is never one string: a transcript of any size
+ * reads, each record at most `maxRecordBytes`). A line that is not a JSON record (typically the
+ * last line, cut short by a crash), a record of a known type whose shape is wrong (a `message`
+ * without its message, a `tool-result` without its response) and a line over the cap are skipped
+ * with a warning naming the file and line, never an error.
+ */
+export async function readTranscript(
+  path: string,
+  options: ReadTranscriptOptions = {},
+): Promise<TranscriptContents> {
+  const cap = options.maxRecordBytes ?? MAX_TRANSCRIPT_RECORD_BYTES;
+  const { recordProblem } = await import('./transcript-schemas.ts');
   const records: TranscriptRecord[] = [];
   const warnings: string[] = [];
-  const lines = text.split('\n');
-  for (let index = 0; index < lines.length; index++) {
-    const line = lines[index] ?? '';
-    if (line.trim() === '') continue;
+  const handle = await open(path, 'r');
+  let lineNumber = 0;
+  const take = (bytes: Buffer, last: boolean): void => {
+    lineNumber++;
+    const line = bytes.toString('utf8');
+    if (line.trim() === '') return;
     let value: unknown;
     try {
       value = JSON.parse(line);
     } catch {
-      const last = index === lines.length - 1;
       warnings.push(
-        `${path}:${index + 1}: skipped ${last ? 'a truncated last line' : 'a line that is not JSON'} (${line.length} characters); the session continues from the records before it`,
+        `${path}:${lineNumber}: skipped ${last ? 'a truncated last line' : 'a line that is not JSON'} (${line.length} characters); the session continues from the records before it`,
       );
-      continue;
+      return;
     }
     if (
       typeof value !== 'object' ||
       value === null ||
       typeof (value as { type?: unknown }).type !== 'string'
     ) {
-      warnings.push(`${path}:${index + 1}: skipped a line that is not a transcript record`);
-      continue;
+      warnings.push(`${path}:${lineNumber}: skipped a line that is not a transcript record`);
+      return;
+    }
+    const record = value as { readonly type: string };
+    const problem = recordProblem(record);
+    if (problem !== undefined) {
+      warnings.push(
+        `${path}:${lineNumber}: skipped a ${record.type} record of the wrong shape (${problem})`,
+      );
+      return;
     }
     records.push(value as TranscriptRecord);
+  };
+  try {
+    const chunk = Buffer.allocUnsafe(READ_CHUNK_BYTES);
+    // The current line: its pieces (copies) and length; `over` once it passed the cap (its bytes
+    // are then counted, not kept).
+    let pieces: Buffer[] = [];
+    let length = 0;
+    let over = false;
+    const endLine = (last: boolean): void => {
+      if (over) {
+        lineNumber++;
+        warnings.push(
+          `${path}:${lineNumber}: skipped a record of ${length} bytes, over the ${cap} bytes a record may have; the session continues without it`,
+        );
+      } else
+        take(pieces.length === 1 ? (pieces[0] as Buffer) : Buffer.concat(pieces, length), last);
+      pieces = [];
+      length = 0;
+      over = false;
+    };
+    const pastCap = (): boolean => over;
+    const add = (bytes: Buffer): void => {
+      length += bytes.length;
+      if (over) return;
+      if (length > cap) {
+        over = true;
+        pieces = [];
+        return;
+      }
+      pieces.push(Buffer.from(bytes));
+    };
+    for (;;) {
+      const { bytesRead } = await handle.read(chunk, 0, chunk.length, null);
+      if (bytesRead === 0) break;
+      let start = 0;
+      for (;;) {
+        const newline = chunk.indexOf(0x0a, start);
+        if (newline === -1 || newline >= bytesRead) {
+          if (start < bytesRead) add(chunk.subarray(start, bytesRead));
+          break;
+        }
+        add(chunk.subarray(start, newline));
+        endLine(false);
+        start = newline + 1;
+      }
+    }
+    if (length > 0 || pastCap()) endLine(true);
+  } finally {
+    await handle.close();
   }
   return { records, warnings };
 }
@@ -494,6 +574,76 @@ export interface RepairedHistory {
    * own record never written (the process died in between): their text is lost.
    */
   readonly restored: ReadonlySet<number>;
+  /**
+   * Tool results whose call is not right before them (a damaged transcript: the line of the
+   * message that made the call is gone), or that answer a call a second time: turned into text
+   * (see `repairToolResults`), in order.
+   */
+  readonly orphans: readonly { readonly callId: string; readonly toolName: string }[];
+}
+
+/** The most characters of an orphaned tool result kept in the text that replaces it. */
+const ORPHAN_TEXT_CHARACTERS = 2000;
+
+/** The text an orphaned tool result becomes. */
+function orphanText(block: ToolResponseBlock): ContentBlock {
+  let outcome: string;
+  if (block.error !== undefined) outcome = `error: ${block.error}`;
+  else {
+    try {
+      // A result of `undefined` encodes as nothing: JSON.stringify returns undefined for it.
+      const json = JSON.stringify(block.result) as string | undefined;
+      outcome = json === undefined ? 'no result' : `result: ${json}`;
+    } catch {
+      outcome = 'result: (not JSON)';
+    }
+  }
+  if (outcome.length > ORPHAN_TEXT_CHARACTERS)
+    outcome = `${outcome.slice(0, ORPHAN_TEXT_CHARACTERS)}… (cut)`;
+  return {
+    type: 'text',
+    text: `[The session's transcript was damaged: the tool call ${block.callId} (${block.toolName}) that this result answered is missing from it, so the result is shown as text.] ${outcome}`,
+  };
+}
+
+/**
+ * Makes every tool message answer only the calls of the AI message right before it, once each:
+ * a result without its call (or a second answer to one) becomes text — in the same tool message
+ * when results remain in it, else in a human message (the previous one, when it is human).
+ * Returns the results so turned.
+ */
+function dropOrphanResults(messages: Message[]): { callId: string; toolName: string }[] {
+  const orphans: { callId: string; toolName: string }[] = [];
+  for (let index = 0; index < messages.length; index++) {
+    const message = messages[index] as Message;
+    if (message.speaker !== 'tool') continue;
+    const previous = messages[index - 1];
+    const calls = new Set(previous?.speaker === 'ai' ? callIdsOf(previous) : []);
+    const answered = new Set<string>();
+    const kept: ContentBlock[] = [];
+    const texts: ContentBlock[] = [];
+    for (const block of message.blocks) {
+      if (block.type !== 'tool_response') kept.push(block);
+      else if (calls.has(block.callId) && !answered.has(block.callId)) {
+        answered.add(block.callId);
+        kept.push(block);
+      } else {
+        orphans.push({ callId: block.callId, toolName: block.toolName });
+        texts.push(orphanText(block));
+      }
+    }
+    if (texts.length === 0) continue;
+    if (answered.size > 0) {
+      messages[index] = { ...message, blocks: [...kept, ...texts] };
+    } else if (previous?.speaker === 'human') {
+      messages[index - 1] = { ...previous, blocks: [...previous.blocks, ...kept, ...texts] };
+      messages.splice(index, 1);
+      index--;
+    } else {
+      messages[index] = { speaker: 'human', blocks: [...kept, ...texts] };
+    }
+  }
+  return orphans;
 }
 
 /**
@@ -501,7 +651,9 @@ export interface RepairedHistory {
  * after an AI message whose tool calls the next message does not answer (the process died before
  * the step's tool message), a tool message built from the calls' `tool-result` records (a reviewed
  * result as is; an unreviewed one withheld; none: "may or may not have run"). Calls a following
- * tool message leaves out are answered in it the same way.
+ * tool message leaves out are answered in it the same way. First, a tool result whose call is not
+ * in the AI message right before it (a damaged transcript) is turned into text, so the history is
+ * valid for every provider whatever was lost (`orphans`).
  */
 export function repairToolResults(records: readonly TranscriptRecord[]): RepairedHistory {
   const history: Message[] = [];
@@ -536,6 +688,7 @@ export function repairToolResults(records: readonly TranscriptRecord[]): Repaire
       pending = undefined;
     }
   }
+  const orphans = dropOrphanResults(messages);
   const restored = new Set<number>();
   for (let index = 0; index < messages.length; index++) {
     const message = messages[index] as Message;
@@ -564,7 +717,7 @@ export function repairToolResults(records: readonly TranscriptRecord[]): Repaire
     history.push(answer);
     added.push({ index: history.length - 1, message: answer });
   }
-  return { history, added, restored };
+  return { history, added, restored, orphans };
 }
 
 /** True when `message` is an AI message with exactly the tool calls of `pending`, in order. */
