@@ -133,6 +133,15 @@ const NO_HOOKS: AgentHook = Object.freeze({ name: 'no hooks' });
 const SESSION_ID = /^[A-Za-z0-9._-]+$/;
 
 /** Creates an agent. Throws `RangeError` for a non-positive budget. */
+/** The records a resume reads: the history's (see `repairToolResults`) and the turn count's. */
+const HISTORY_RECORD_TYPES: ReadonlySet<string> = new Set([
+  'message',
+  'pending-message',
+  'tool-result',
+  'compaction',
+  'turn-start',
+]);
+
 export function createAgent(options: AgentOptions): Agent {
   const maxModelCalls = options.maxModelCalls ?? DEFAULT_MAX_MODEL_CALLS;
   const stopContinuationsPerTurn =
@@ -239,7 +248,7 @@ export function createAgent(options: AgentOptions): Agent {
               `No transcript for session ${sessionId} at ${transcriptPath}; check the id, or open a new session without resume.`,
             );
           }
-          const contents = await readTranscript(transcriptPath);
+          const contents = await readTranscript(transcriptPath, { types: HISTORY_RECORD_TYPES });
           repaired = repairToolResults(contents.records);
           history.push(...repaired.history);
           turnCounter = lastTurnOf(contents.records);

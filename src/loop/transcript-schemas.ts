@@ -4,7 +4,8 @@
  * `tool-result` without its response) is skipped with a warning naming its line, as a line that
  * is not JSON is, instead of crashing the reader of its fields. The content (messages, blocks) is
  * checked against the wire's content schemas, with unknown fields allowed (a later version may add
- * some); what the loop reads of other records is checked, the rest passes as written. Loaded on
+ * some: the schemas strip, never reject, and the record read is the one written, not zod's
+ * copy); what the loop reads of other records is checked, the rest passes as written. Loaded on
  * the first read (zod stays off the startup path of a run that resumes nothing).
  */
 import { z } from 'zod';
@@ -20,41 +21,41 @@ import { lazy } from '../wire/lazy.ts';
 
 const looseBlock = lazy(() =>
   z.discriminatedUnion('type', [
-    z.looseObject(textBlockSchema().shape),
-    z.looseObject(toolCallBlockSchema().shape),
-    z.looseObject(toolResponseBlockSchema().shape),
-    z.looseObject(thinkingBlockSchema().shape),
-    z.looseObject(mediaBlockSchema().shape),
+    z.object(textBlockSchema().shape),
+    z.object(toolCallBlockSchema().shape),
+    z.object(toolResponseBlockSchema().shape),
+    z.object(thinkingBlockSchema().shape),
+    z.object(mediaBlockSchema().shape),
   ]),
 );
 
 const looseMessage = lazy(() =>
-  z.looseObject({ ...messageSchema().shape, blocks: z.array(looseBlock()) }),
+  z.object({ ...messageSchema().shape, blocks: z.array(looseBlock()) }),
 );
 
 const time = z.string();
 const turn = z.number();
 
 const recordSchemas = lazy((): Record<string, z.ZodType> => ({
-  'session-start': z.looseObject({ sessionId: z.string(), time }),
-  'turn-start': z.looseObject({ turn, time }),
-  message: z.looseObject({ turn, message: looseMessage(), time }),
-  'pending-message': z.looseObject({ turn, message: looseMessage(), time }),
-  'tool-result': z.looseObject({
+  'session-start': z.object({ sessionId: z.string(), time }),
+  'turn-start': z.object({ turn, time }),
+  message: z.object({ turn, message: looseMessage(), time }),
+  'pending-message': z.object({ turn, message: looseMessage(), time }),
+  'tool-result': z.object({
     turn,
-    response: z.looseObject(toolResponseBlockSchema().shape),
+    response: z.object(toolResponseBlockSchema().shape),
     reviewed: z.boolean(),
     additionalContext: z.string().optional(),
     time,
   }),
-  'hook-report': z.looseObject({
-    report: z.looseObject({ level: z.enum(['message', 'warning']), text: z.string() }),
+  'hook-report': z.object({
+    report: z.object({ level: z.enum(['message', 'warning']), text: z.string() }),
     time,
   }),
-  'turn-end': z.looseObject({ turn, status: z.string(), time }),
-  'session-end': z.looseObject({ reason: z.string(), time }),
-  'model-call': z.looseObject({ turn, modelCall: z.number(), status: z.string(), time }),
-  'tool-call': z.looseObject({
+  'turn-end': z.object({ turn, status: z.string(), time }),
+  'session-end': z.object({ reason: z.string(), time }),
+  'model-call': z.object({ turn, modelCall: z.number(), status: z.string(), time }),
+  'tool-call': z.object({
     turn,
     modelCall: z.number(),
     toolCallId: z.string(),
@@ -62,19 +63,19 @@ const recordSchemas = lazy((): Record<string, z.ZodType> => ({
     status: z.string(),
     time,
   }),
-  'subagent-start': z.looseObject({
+  'subagent-start': z.object({
     turn,
     toolCallId: z.string(),
     agentId: z.string(),
     transcriptPath: z.string(),
     time,
   }),
-  'subagent-end': z.looseObject({ turn, toolCallId: z.string(), agentId: z.string(), time }),
-  compaction: z.looseObject({ turn, history: z.array(looseMessage()), time }),
-  'hook-run': z.looseObject({
+  'subagent-end': z.object({ turn, toolCallId: z.string(), agentId: z.string(), time }),
+  compaction: z.object({ turn, history: z.array(looseMessage()), time }),
+  'hook-run': z.object({
     turn,
     modelCall: z.number(),
-    run: z.looseObject({ event: z.string(), hook: z.string() }),
+    run: z.object({ event: z.string(), hook: z.string() }),
     time,
   }),
 }));

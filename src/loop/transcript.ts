@@ -413,6 +413,20 @@ export const MAX_TRANSCRIPT_RECORD_BYTES = 64 * 1024 * 1024;
 export interface ReadTranscriptOptions {
   /** The largest record read, in bytes; default `MAX_TRANSCRIPT_RECORD_BYTES`. */
   readonly maxRecordBytes?: number;
+  /**
+   * Only records of these types are wanted: a line the writer wrote for another type (it starts
+   * `{"type":"…"`) is passed over without being parsed. Default: every type.
+   */
+  readonly types?: ReadonlySet<string>;
+}
+
+const TYPE_PREFIX = '{"type":"';
+
+/** The type a line starts with, as the writer writes records (`{"type":"…"`), if it does. */
+function typeOf(line: string): string | undefined {
+  if (!line.startsWith(TYPE_PREFIX)) return undefined;
+  const end = line.indexOf('"', TYPE_PREFIX.length);
+  return end === -1 ? undefined : line.slice(TYPE_PREFIX.length, end);
 }
 
 /** Bytes read from the file at a time. */
@@ -435,10 +449,16 @@ export async function readTranscript(
   const warnings: string[] = [];
   const handle = await open(path, 'r');
   let lineNumber = 0;
+  const wanted = options.types;
   const take = (bytes: Buffer, last: boolean): void => {
     lineNumber++;
     const line = bytes.toString('utf8');
     if (line.trim() === '') return;
+    if (wanted !== undefined) {
+      const type = typeOf(line);
+      // A whole line of an unwanted type (a line cut short still gets its warning).
+      if (type !== undefined && !wanted.has(type) && !(last && !line.endsWith('}'))) return;
+    }
     let value: unknown;
     try {
       value = JSON.parse(line);
@@ -506,8 +526,13 @@ export async function readTranscript(
           if (start < bytesRead) add(chunk.subarray(start, bytesRead));
           break;
         }
-        add(chunk.subarray(start, newline));
-        endLine(false);
+        // A line whole in this chunk is read from it, not copied.
+        if (length === 0 && !pastCap() && newline - start <= cap)
+          take(chunk.subarray(start, newline), false);
+        else {
+          add(chunk.subarray(start, newline));
+          endLine(false);
+        }
         start = newline + 1;
       }
     }
@@ -606,6 +631,24 @@ function orphanText(block: ToolResponseBlock): ContentBlock {
   };
 }
 
+/** True when each result of `message` answers one of `calls`, and none twice (the common case). */
+function answersOnly(message: Message, calls: ReadonlySet<string>): boolean {
+  let count = 0;
+  for (const block of message.blocks) {
+    if (block.type !== 'tool_response') continue;
+    if (!calls.has(block.callId)) return false;
+    count++;
+  }
+  if (count <= 1) return true;
+  const seen = new Set<string>();
+  for (const block of message.blocks)
+    if (block.type === 'tool_response') {
+      if (seen.has(block.callId)) return false;
+      seen.add(block.callId);
+    }
+  return true;
+}
+
 /**
  * Makes every tool message answer only the calls of the AI message right before it, once each:
  * a result without its call (or a second answer to one) becomes text — in the same tool message
@@ -619,6 +662,7 @@ function dropOrphanResults(messages: Message[]): { callId: string; toolName: str
     if (message.speaker !== 'tool') continue;
     const previous = messages[index - 1];
     const calls = new Set(previous?.speaker === 'ai' ? callIdsOf(previous) : []);
+    if (answersOnly(message, calls)) continue;
     const answered = new Set<string>();
     const kept: ContentBlock[] = [];
     const texts: ContentBlock[] = [];
