@@ -133,6 +133,15 @@ const NO_HOOKS: AgentHook = Object.freeze({ name: 'no hooks' });
 const SESSION_ID = /^[A-Za-z0-9._-]+$/;
 
 /** Creates an agent. Throws `RangeError` for a non-positive budget. */
+/** The records a resume reads: the history's (see `repairToolResults`) and the turn count's. */
+const HISTORY_RECORD_TYPES: ReadonlySet<string> = new Set([
+  'message',
+  'pending-message',
+  'tool-result',
+  'compaction',
+  'turn-start',
+]);
+
 export function createAgent(options: AgentOptions): Agent {
   const maxModelCalls = options.maxModelCalls ?? DEFAULT_MAX_MODEL_CALLS;
   const stopContinuationsPerTurn =
@@ -239,12 +248,22 @@ export function createAgent(options: AgentOptions): Agent {
               `No transcript for session ${sessionId} at ${transcriptPath}; check the id, or open a new session without resume.`,
             );
           }
-          const contents = await readTranscript(transcriptPath);
+          const contents = await readTranscript(transcriptPath, { types: HISTORY_RECORD_TYPES });
           repaired = repairToolResults(contents.records);
           history.push(...repaired.history);
           turnCounter = lastTurnOf(contents.records);
           for (const warning of contents.warnings)
             pendingReports.push({ level: 'warning', text: warning });
+          if (repaired.orphans.length > 0)
+            pendingReports.push({
+              level: 'warning',
+              text: `the transcript was damaged: ${repaired.orphans.length} tool result(s) without their call (${repaired.orphans
+                .slice(0, 5)
+                .map((orphan) => `call ${orphan.callId} of ${orphan.toolName}`)
+                .join(
+                  ', ',
+                )}${repaired.orphans.length > 5 ? ', …' : ''}) were turned into text in the resumed history, so that every provider accepts it`,
+            });
         } else if (exists) {
           throw existingIdError();
         }
@@ -304,7 +323,7 @@ export function createAgent(options: AgentOptions): Agent {
         }
         for (const report of pendingReports)
           transcript.append({ type: 'hook-report', report, time });
-        transcript.commit();
+        transcript.commitOrThrow();
         const session = new Session(config, state, source);
         await session.start();
         return session;

@@ -15,6 +15,7 @@ export {
 export {
   readTranscript,
   historyOf,
+  TranscriptWriteError,
   TRANSCRIPT_VERSION,
   type TranscriptContents,
   type TranscriptRecord,

@@ -5,7 +5,9 @@ import { HookwireError } from '../content/index.ts';
  * could not correct within its budget), `session_busy` (a second run while one is active),
  * `session_closed` (a run on a closed session), `session_not_found` (no transcript to resume),
  * `session_exists` (a new session over an existing transcript), `session_id_invalid` (an id that
- * cannot name a transcript file) and `session_locked` (another live process holds the session).
+ * cannot name a transcript file), `session_locked` (another live process holds the session),
+ * `session_lock_failed` (the lock file could not be written: disk full, …) and
+ * `transcript_write_failed` (`TranscriptWriteError`: a transcript write failed, e.g. disk full).
  * A hook that throws surfaces as `HookError` (`hook_failed`), not as a `LoopError`. `event` names
  * the hook event concerned, when there is one.
  */

@@ -4,11 +4,17 @@
  * `link(2)`ed to the lock name, which fails if it exists — so no reader ever sees a half-written
  * lock and exactly one of two racing processes wins.
  *
- * The lock names its holder: pid, host, start time, and (on Linux) the boot id and the process's
- * start tick from `/proc/<pid>/stat`. A lock is stale, and taken over, when its holder is on this
- * host and is gone: no such pid, a different boot, or a pid that now belongs to a process started
- * at another tick (pid reuse). A lock held on another host is never taken over (its liveness
- * cannot be checked from here): the error names the file to delete once that process is gone.
+ * The lock names its holder: pid, host, start time, and (on Linux) the boot id, the process's
+ * start tick from `/proc/<pid>/stat` and its PID namespace (`/proc/self/ns/pid`, e.g.
+ * `pid:[4026531836]`: what its pid means). A lock is stale, and taken over, when its holder is on
+ * this host, in this PID namespace, and is gone: no such pid, a different boot, or a pid that now
+ * belongs to a process started at another tick (pid reuse). A lock held on another host, or from
+ * another PID namespace (a container sharing the project volume and the host name, `unshare
+ * --pid`), is never taken over: its pid names another process here, so its liveness cannot be
+ * checked; the error names the file to delete once that process is gone. (A boot id that changed
+ * still marks it stale: every namespace of the old boot is gone.) A process whose `/proc` is not
+ * its own PID namespace's (`unshare --pid` without `--mount-proc`) cannot check any pid, and
+ * takes no lock over.
  * Takeovers serialize on `<lock>.takeover` (an exclusive `mkdir`), so two processes finding the
  * same stale lock cannot both win; a takeover directory older than 10 s (its taker died) is
  * removed.
@@ -17,11 +23,12 @@
  * process killed with SIGKILL leaves it behind, and the next process takes it over.
  */
 import { randomUUID } from '../content/random-id.ts';
-import { readFileSync, unlinkSync } from 'node:fs';
+import { readFileSync, readlinkSync, unlinkSync } from 'node:fs';
 import { link, mkdir, readFile, rmdir, stat, unlink, writeFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { dirname, join, basename } from 'node:path';
 import { LoopError } from './loop-error.ts';
+import { writeProblem } from './write-problem.ts';
 
 /** Who holds a session lock, as written in the lock file. */
 export interface SessionLockHolder {
@@ -34,6 +41,11 @@ export interface SessionLockHolder {
   readonly bootId?: string;
   /** Linux: field 22 of `/proc/<pid>/stat` (start time in clock ticks since boot). */
   readonly processStart?: string;
+  /**
+   * Linux: the holder's PID namespace, as `readlink /proc/self/ns/pid` names it
+   * (`pid:[4026531836]`); a lock from another one is never taken over.
+   */
+  readonly pidNamespace?: string;
 }
 
 /** A held session lock. */
@@ -64,9 +76,29 @@ function processStartOf(pid: number): string | undefined {
   return fields[19];
 }
 
+/** This process's PID namespace (`pid:[inode]`), or undefined off Linux. */
+function ownPidNamespace(): string | undefined {
+  try {
+    return readlinkSync('/proc/self/ns/pid');
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Whether `/proc` shows pids as this process sees them: its own entry there bears its pid. Not
+ * so in a PID namespace whose `/proc` was not remounted (`unshare --pid` without `--mount-proc`),
+ * where `/proc/<pid>` is another process.
+ */
+function procIsOurs(): boolean {
+  const stat = readProc('/proc/self/stat');
+  return stat === undefined || stat.slice(0, stat.indexOf(' ')) === String(process.pid);
+}
+
 function currentHolder(sessionId: string): SessionLockHolder {
   const bootId = readProc('/proc/sys/kernel/random/boot_id');
-  const processStart = processStartOf(process.pid);
+  const processStart = procIsOurs() ? processStartOf(process.pid) : undefined;
+  const pidNamespace = ownPidNamespace();
   return {
     pid: process.pid,
     host: hostname(),
@@ -74,6 +106,7 @@ function currentHolder(sessionId: string): SessionLockHolder {
     sessionId,
     ...(bootId === undefined ? {} : { bootId }),
     ...(processStart === undefined ? {} : { processStart }),
+    ...(pidNamespace === undefined ? {} : { pidNamespace }),
   };
 }
 
@@ -94,12 +127,26 @@ function parseHolder(text: string): SessionLockHolder | undefined {
   }
 }
 
+/**
+ * Why the holder's pid cannot be checked from here, or undefined when it can: it is from another
+ * PID namespace, or this process's `/proc` is not its own namespace's.
+ */
+function unverifiable(holder: SessionLockHolder): string | undefined {
+  const own = ownPidNamespace();
+  if (holder.pidNamespace !== undefined && own !== undefined && holder.pidNamespace !== own)
+    return `it runs in another PID namespace (${holder.pidNamespace}; this process is in ${own}), a container or an unshare --pid, where pid ${holder.pid} is another process than here`;
+  if (!procIsOurs())
+    return `this process's /proc is not its PID namespace's (unshare --pid without --mount-proc?), so no pid can be checked`;
+  return undefined;
+}
+
 /** Whether the holder (on this host) is certainly gone. */
 function isDead(holder: SessionLockHolder): boolean {
   if (holder.bootId !== undefined) {
     const bootId = readProc('/proc/sys/kernel/random/boot_id');
     if (bootId !== undefined && bootId !== holder.bootId) return true;
   }
+  if (unverifiable(holder) !== undefined) return false;
   try {
     process.kill(holder.pid, 0);
   } catch (error) {
@@ -119,12 +166,15 @@ function describeHolder(holder: SessionLockHolder): string {
 
 function busyError(path: string, sessionId: string, holder: SessionLockHolder): LoopError {
   const here = holder.host === hostname();
+  const unchecked = here ? unverifiable(holder) : undefined;
   return new LoopError(
     'session_locked',
     `Session ${sessionId} is in use by another hookwire process (${describeHolder(holder)}; lock ${path}): ${
-      here
-        ? 'wait for it to finish or stop it (a lock left by a process that died is taken over automatically).'
-        : `it runs on another host, whose liveness cannot be checked from here; once it is gone, delete ${path}.`
+      !here
+        ? `it runs on another host, whose liveness cannot be checked from here; once it is gone, delete ${path}.`
+        : unchecked !== undefined
+          ? `${unchecked}, so its liveness cannot be checked from here and the lock is never taken over; once it is gone, delete ${path}.`
+          : 'wait for it to finish or stop it (a lock left by a process that died is taken over automatically).'
     }`,
   );
 }
@@ -176,10 +226,20 @@ export async function acquireSessionLock(
 ): Promise<SessionLock> {
   const path = `${transcriptPath}.lock`;
   const directory = dirname(path);
-  await mkdir(directory, { recursive: true });
   const holder = currentHolder(sessionId);
   const temporary = join(directory, `.${basename(path)}.${process.pid}.${randomUUID()}`);
-  await writeFile(temporary, `${JSON.stringify(holder)}\n`, { flag: 'wx' });
+  try {
+    await mkdir(directory, { recursive: true });
+    await writeFile(temporary, `${JSON.stringify(holder)}\n`, { flag: 'wx' });
+  } catch (error) {
+    await unlink(temporary).catch(() => undefined);
+    const errno = (error as NodeJS.ErrnoException).code;
+    throw new LoopError(
+      'session_lock_failed',
+      `${writeProblem(errno)}: the lock of session ${sessionId} could not be written (${error instanceof Error ? error.message : String(error)}); fix that, then run again.`,
+      { cause: error },
+    );
+  }
   try {
     for (let attempt = 0; attempt < TAKEOVER_ATTEMPTS; attempt++) {
       if (await tryLink(temporary, path)) return heldLock(path, holder);

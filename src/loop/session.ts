@@ -165,14 +165,14 @@ export class Session {
       }
     }
     const unprocessed = state.queue.splice(0);
-    try {
-      await state.transcript.flush();
-    } catch (error) {
-      run.report({
-        level: 'warning',
-        text: `the transcript could not be written: ${error instanceof Error ? error.message : String(error)}`,
-      });
-    }
+    // A run whose records were not all written never reports itself completed: it failed (the
+    // reason says why, e.g. "disk full: …"), and the session resumes from what was written.
+    state.transcript.commit();
+    const lost = state.transcript.failure;
+    if (lost !== undefined && end.status !== 'failed')
+      end = { status: 'failed', reason: lost.message, error: lost, endsRun: true };
+    else if (lost !== undefined && end.error !== lost)
+      run.report({ level: 'warning', text: lost.message });
     const status: RunStatus = end.status;
     const result: RunResult = {
       sessionId: this.sessionId,

@@ -246,7 +246,7 @@ export async function runToolStep(
  * Appends the answer to the history with its calls on record before any of them runs, so a
  * process killed mid-step leaves no effect without its call in the transcript. What has to be in
  * the kernel first is the calls (and the reasoning blocks providers require beside them), not the
- * answer's prose: an answer with text is written ahead as a `pending-message` without it, and
+ * answer's prose (a write that fails throws `TranscriptWriteError`, and no call runs): an answer with text is written ahead as a `pending-message` without it, and
  * its whole `message` record follows with the step's other bookkeeping, at the end of this
  * event-loop turn or before the next hook (a kill in between loses the prose, never a call).
  */
@@ -259,11 +259,19 @@ function writeAhead(run: RunState, message: Message): void {
       message: { ...message, blocks: message.blocks.filter((block) => block.type !== 'text') },
       time: isoTime(),
     });
-    transcript.commit();
+    // A write that fails (disk full) fails the step here, before any of its calls runs.
+    transcript.commitOrThrow();
     run.appendMessage(message);
   } else {
     run.appendMessage(message);
-    transcript.commit();
+    try {
+      transcript.commitOrThrow();
+    } catch (error) {
+      // The calls never ran: the history does not keep them unanswered.
+      const history = run.session.history;
+      if (history[history.length - 1] === message) history.pop();
+      throw error;
+    }
   }
 }
 

@@ -18,13 +18,15 @@
  * have run" result (`historyOf`, `repairToolResults`), so a resumed history is valid for every
  * provider.
  */
-import { closeSync, openSync, writeSync } from 'node:fs';
-import { mkdir, open, readFile } from 'node:fs/promises';
+import { closeSync, fstatSync, ftruncateSync, openSync, writeSync } from 'node:fs';
+import { mkdir, open } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import type { ContentBlock, Message, ToolResponseBlock, Usage } from '../content/index.ts';
 import type { HookReport } from '../events/context.ts';
 import type { ObservedHookRun } from '../events/observed-hook-run.ts';
+import { LoopError } from './loop-error.ts';
 import type { RunStatus } from './run-events.ts';
+import { writeProblem } from './write-problem.ts';
 import type { ModelCallEnd, ToolCallStatus } from './run-telemetry.ts';
 
 /**
@@ -174,6 +176,34 @@ export type TranscriptRecord =
       readonly time: string;
     };
 
+/**
+ * A transcript write failed (`code` `transcript_write_failed`): the disk is full (the message
+ * starts `disk full:`), a quota is exceeded, the file was removed… The run that meets it fails
+ * before any further tool runs, so no effect is left without its record; the session resumes from
+ * the records written before it once the cause is fixed.
+ */
+export class TranscriptWriteError extends LoopError {
+  /** The errno code of the failed write (`ENOSPC`, `EDQUOT`, `EIO`, …), when there is one. */
+  readonly errno: string | undefined;
+
+  constructor(path: string, cause: unknown) {
+    const errno =
+      typeof cause === 'object' &&
+      cause !== null &&
+      typeof (cause as { code?: unknown }).code === 'string'
+        ? (cause as { code: string }).code
+        : undefined;
+    const detail = cause instanceof Error ? cause.message : String(cause);
+    super(
+      'transcript_write_failed',
+      `${writeProblem(errno)}: the session transcript ${path} could not be written (${detail}); the run stops so that no tool runs without its record. Fix that, then resume the session (hookwire run --resume ID): it continues from the records written before.`,
+      { cause },
+    );
+    this.name = 'TranscriptWriteError';
+    this.errno = errno;
+  }
+}
+
 /** The encoding buffer a writer keeps between commits (a step's records fit many times over). */
 const KEPT_BUFFER_BYTES = 64 * 1024;
 
@@ -181,7 +211,7 @@ const KEPT_BUFFER_BYTES = 64 * 1024;
 export class TranscriptWriter {
   readonly path: string;
   #fd: number | undefined;
-  #failure: Error | undefined;
+  #failure: TranscriptWriteError | undefined;
   /** Records appended since the last write, encoded when they are written. */
   #pending: TranscriptRecord[] = [];
   #prefix = '';
@@ -228,9 +258,33 @@ export class TranscriptWriter {
   }
 
   /**
+   * The first write failure, when one happened: records appended since are dropped, and the loop
+   * stops at its next write-ahead (`commitOrThrow`).
+   */
+  get failure(): TranscriptWriteError | undefined {
+    return this.#failure;
+  }
+
+  /** Throws the write failure, when one happened (see `failure`). */
+  throwIfFailed(): void {
+    if (this.#failure !== undefined) throw this.#failure;
+  }
+
+  /**
+   * `commit()`, then throws when the records are not all in the kernel (this write or an
+   * earlier one failed): what the loop calls before a tool runs, so that a tool never runs
+   * without its call on record.
+   */
+  commitOrThrow(): void {
+    this.commit();
+    this.throwIfFailed();
+  }
+
+  /**
    * Writes every appended record now, synchronously: when it returns they are in the kernel and
    * survive the process being killed. A write failure (disk full, file removed) never throws
-   * here: it is kept, later records are dropped, and `flush` rejects with it.
+   * here: it is kept (`failure`), the line it cut is removed from the file (whole lines only
+   * stay), later records are dropped, and `commitOrThrow` and `flush` throw it.
    */
   commit(): void {
     const pending = this.#pending;
@@ -253,11 +307,28 @@ export class TranscriptWriter {
       length += buffer.write(line, length, 'utf8');
       buffer[length++] = 0x0a;
     }
+    let offset = 0;
     try {
-      let offset = 0;
       while (offset < length) offset += writeSync(this.#fd, buffer, offset, length - offset);
     } catch (error) {
-      this.#failure = error instanceof Error ? error : new Error(String(error));
+      this.#failure = new TranscriptWriteError(this.path, error);
+      this.#dropCutLine(buffer, offset);
+    }
+  }
+
+  /**
+   * After a write that failed past `written` bytes of `buffer`: removes the bytes after the last
+   * whole line written (a line cut short would be skipped with a warning on read; without it the
+   * file ends on a whole record). Best effort: a file that cannot be truncated keeps the cut line.
+   */
+  #dropCutLine(buffer: Buffer, written: number): void {
+    if (written === 0 || this.#fd === undefined) return;
+    const cut = written - (buffer.lastIndexOf(0x0a, written - 1) + 1);
+    if (cut === 0) return;
+    try {
+      ftruncateSync(this.#fd, fstatSync(this.#fd).size - cut);
+    } catch {
+      // The reader skips the cut line.
     }
   }
 
@@ -333,36 +404,141 @@ export interface TranscriptContents {
 }
 
 /**
- * Reads a transcript. A line that is not a JSON record (typically the last line, cut short by a
- * crash) is skipped with a warning naming the file and line, never an error.
+ * The largest record `readTranscript` reads by default, in bytes (64 MiB): a longer line is
+ * skipped with a warning, never read into one string (V8 strings end near 512 MiB).
  */
-export async function readTranscript(path: string): Promise<TranscriptContents> {
-  const text = await readFile(path, 'utf8');
+export const MAX_TRANSCRIPT_RECORD_BYTES = 64 * 1024 * 1024;
+
+/** Options of `readTranscript`. */
+export interface ReadTranscriptOptions {
+  /** The largest record read, in bytes; default `MAX_TRANSCRIPT_RECORD_BYTES`. */
+  readonly maxRecordBytes?: number;
+  /**
+   * Only records of these types are wanted: a line the writer wrote for another type (it starts
+   * `{"type":"…"`) is passed over without being parsed. Default: every type.
+   */
+  readonly types?: ReadonlySet<string>;
+}
+
+const TYPE_PREFIX = '{"type":"';
+
+/** The type a line starts with, as the writer writes records (`{"type":"…"`), if it does. */
+function typeOf(line: string): string | undefined {
+  if (!line.startsWith(TYPE_PREFIX)) return undefined;
+  const end = line.indexOf('"', TYPE_PREFIX.length);
+  return end === -1 ? undefined : line.slice(TYPE_PREFIX.length, end);
+}
+
+/** Bytes read from the file at a time. */
+const READ_CHUNK_BYTES = 1024 * 1024;
+
+/**
+ * Reads a transcript, line by line (the file is never one string: a transcript of any size
+ * reads, each record at most `maxRecordBytes`). A line that is not a JSON record (typically the
+ * last line, cut short by a crash), a record of a known type whose shape is wrong (a `message`
+ * without its message, a `tool-result` without its response) and a line over the cap are skipped
+ * with a warning naming the file and line, never an error.
+ */
+export async function readTranscript(
+  path: string,
+  options: ReadTranscriptOptions = {},
+): Promise<TranscriptContents> {
+  const cap = options.maxRecordBytes ?? MAX_TRANSCRIPT_RECORD_BYTES;
+  const { recordProblem } = await import('./transcript-schemas.ts');
   const records: TranscriptRecord[] = [];
   const warnings: string[] = [];
-  const lines = text.split('\n');
-  for (let index = 0; index < lines.length; index++) {
-    const line = lines[index] ?? '';
-    if (line.trim() === '') continue;
+  const handle = await open(path, 'r');
+  let lineNumber = 0;
+  const wanted = options.types;
+  const take = (bytes: Buffer, last: boolean): void => {
+    lineNumber++;
+    const line = bytes.toString('utf8');
+    if (line.trim() === '') return;
+    if (wanted !== undefined) {
+      const type = typeOf(line);
+      // A whole line of an unwanted type (a line cut short still gets its warning).
+      if (type !== undefined && !wanted.has(type) && !(last && !line.endsWith('}'))) return;
+    }
     let value: unknown;
     try {
       value = JSON.parse(line);
     } catch {
-      const last = index === lines.length - 1;
       warnings.push(
-        `${path}:${index + 1}: skipped ${last ? 'a truncated last line' : 'a line that is not JSON'} (${line.length} characters); the session continues from the records before it`,
+        `${path}:${lineNumber}: skipped ${last ? 'a truncated last line' : 'a line that is not JSON'} (${line.length} characters); the session continues from the records before it`,
       );
-      continue;
+      return;
     }
     if (
       typeof value !== 'object' ||
       value === null ||
       typeof (value as { type?: unknown }).type !== 'string'
     ) {
-      warnings.push(`${path}:${index + 1}: skipped a line that is not a transcript record`);
-      continue;
+      warnings.push(`${path}:${lineNumber}: skipped a line that is not a transcript record`);
+      return;
+    }
+    const record = value as { readonly type: string };
+    const problem = recordProblem(record);
+    if (problem !== undefined) {
+      warnings.push(
+        `${path}:${lineNumber}: skipped a ${record.type} record of the wrong shape (${problem})`,
+      );
+      return;
     }
     records.push(value as TranscriptRecord);
+  };
+  try {
+    const chunk = Buffer.allocUnsafe(READ_CHUNK_BYTES);
+    // The current line: its pieces (copies) and length; `over` once it passed the cap (its bytes
+    // are then counted, not kept).
+    let pieces: Buffer[] = [];
+    let length = 0;
+    let over = false;
+    const endLine = (last: boolean): void => {
+      if (over) {
+        lineNumber++;
+        warnings.push(
+          `${path}:${lineNumber}: skipped a record of ${length} bytes, over the ${cap} bytes a record may have; the session continues without it`,
+        );
+      } else
+        take(pieces.length === 1 ? (pieces[0] as Buffer) : Buffer.concat(pieces, length), last);
+      pieces = [];
+      length = 0;
+      over = false;
+    };
+    const pastCap = (): boolean => over;
+    const add = (bytes: Buffer): void => {
+      length += bytes.length;
+      if (over) return;
+      if (length > cap) {
+        over = true;
+        pieces = [];
+        return;
+      }
+      pieces.push(Buffer.from(bytes));
+    };
+    for (;;) {
+      const { bytesRead } = await handle.read(chunk, 0, chunk.length, null);
+      if (bytesRead === 0) break;
+      let start = 0;
+      for (;;) {
+        const newline = chunk.indexOf(0x0a, start);
+        if (newline === -1 || newline >= bytesRead) {
+          if (start < bytesRead) add(chunk.subarray(start, bytesRead));
+          break;
+        }
+        // A line whole in this chunk is read from it, not copied.
+        if (length === 0 && !pastCap() && newline - start <= cap)
+          take(chunk.subarray(start, newline), false);
+        else {
+          add(chunk.subarray(start, newline));
+          endLine(false);
+        }
+        start = newline + 1;
+      }
+    }
+    if (length > 0 || pastCap()) endLine(true);
+  } finally {
+    await handle.close();
   }
   return { records, warnings };
 }
@@ -423,6 +599,95 @@ export interface RepairedHistory {
    * own record never written (the process died in between): their text is lost.
    */
   readonly restored: ReadonlySet<number>;
+  /**
+   * Tool results whose call is not right before them (a damaged transcript: the line of the
+   * message that made the call is gone), or that answer a call a second time: turned into text
+   * (see `repairToolResults`), in order.
+   */
+  readonly orphans: readonly { readonly callId: string; readonly toolName: string }[];
+}
+
+/** The most characters of an orphaned tool result kept in the text that replaces it. */
+const ORPHAN_TEXT_CHARACTERS = 2000;
+
+/** The text an orphaned tool result becomes. */
+function orphanText(block: ToolResponseBlock): ContentBlock {
+  let outcome: string;
+  if (block.error !== undefined) outcome = `error: ${block.error}`;
+  else {
+    try {
+      // A result of `undefined` encodes as nothing: JSON.stringify returns undefined for it.
+      const json = JSON.stringify(block.result) as string | undefined;
+      outcome = json === undefined ? 'no result' : `result: ${json}`;
+    } catch {
+      outcome = 'result: (not JSON)';
+    }
+  }
+  if (outcome.length > ORPHAN_TEXT_CHARACTERS)
+    outcome = `${outcome.slice(0, ORPHAN_TEXT_CHARACTERS)}… (cut)`;
+  return {
+    type: 'text',
+    text: `[The session's transcript was damaged: the tool call ${block.callId} (${block.toolName}) that this result answered is missing from it, so the result is shown as text.] ${outcome}`,
+  };
+}
+
+/** True when each result of `message` answers one of `calls`, and none twice (the common case). */
+function answersOnly(message: Message, calls: ReadonlySet<string>): boolean {
+  let count = 0;
+  for (const block of message.blocks) {
+    if (block.type !== 'tool_response') continue;
+    if (!calls.has(block.callId)) return false;
+    count++;
+  }
+  if (count <= 1) return true;
+  const seen = new Set<string>();
+  for (const block of message.blocks)
+    if (block.type === 'tool_response') {
+      if (seen.has(block.callId)) return false;
+      seen.add(block.callId);
+    }
+  return true;
+}
+
+/**
+ * Makes every tool message answer only the calls of the AI message right before it, once each:
+ * a result without its call (or a second answer to one) becomes text — in the same tool message
+ * when results remain in it, else in a human message (the previous one, when it is human).
+ * Returns the results so turned.
+ */
+function dropOrphanResults(messages: Message[]): { callId: string; toolName: string }[] {
+  const orphans: { callId: string; toolName: string }[] = [];
+  for (let index = 0; index < messages.length; index++) {
+    const message = messages[index] as Message;
+    if (message.speaker !== 'tool') continue;
+    const previous = messages[index - 1];
+    const calls = new Set(previous?.speaker === 'ai' ? callIdsOf(previous) : []);
+    if (answersOnly(message, calls)) continue;
+    const answered = new Set<string>();
+    const kept: ContentBlock[] = [];
+    const texts: ContentBlock[] = [];
+    for (const block of message.blocks) {
+      if (block.type !== 'tool_response') kept.push(block);
+      else if (calls.has(block.callId) && !answered.has(block.callId)) {
+        answered.add(block.callId);
+        kept.push(block);
+      } else {
+        orphans.push({ callId: block.callId, toolName: block.toolName });
+        texts.push(orphanText(block));
+      }
+    }
+    if (texts.length === 0) continue;
+    if (answered.size > 0) {
+      messages[index] = { ...message, blocks: [...kept, ...texts] };
+    } else if (previous?.speaker === 'human') {
+      messages[index - 1] = { ...previous, blocks: [...previous.blocks, ...kept, ...texts] };
+      messages.splice(index, 1);
+      index--;
+    } else {
+      messages[index] = { speaker: 'human', blocks: [...kept, ...texts] };
+    }
+  }
+  return orphans;
 }
 
 /**
@@ -430,7 +695,9 @@ export interface RepairedHistory {
  * after an AI message whose tool calls the next message does not answer (the process died before
  * the step's tool message), a tool message built from the calls' `tool-result` records (a reviewed
  * result as is; an unreviewed one withheld; none: "may or may not have run"). Calls a following
- * tool message leaves out are answered in it the same way.
+ * tool message leaves out are answered in it the same way. First, a tool result whose call is not
+ * in the AI message right before it (a damaged transcript) is turned into text, so the history is
+ * valid for every provider whatever was lost (`orphans`).
  */
 export function repairToolResults(records: readonly TranscriptRecord[]): RepairedHistory {
   const history: Message[] = [];
@@ -465,6 +732,7 @@ export function repairToolResults(records: readonly TranscriptRecord[]): Repaire
       pending = undefined;
     }
   }
+  const orphans = dropOrphanResults(messages);
   const restored = new Set<number>();
   for (let index = 0; index < messages.length; index++) {
     const message = messages[index] as Message;
@@ -493,7 +761,7 @@ export function repairToolResults(records: readonly TranscriptRecord[]): Repaire
     history.push(answer);
     added.push({ index: history.length - 1, message: answer });
   }
-  return { history, added, restored };
+  return { history, added, restored, orphans };
 }
 
 /** True when `message` is an AI message with exactly the tool calls of `pending`, in order. */

@@ -138,6 +138,8 @@ async function runTurnBody(run: RunState, turn: TurnState): Promise<TurnEnd> {
       turn.pendingContinuation = undefined;
       turn.stopCompleted = false;
     }
+    // Records already lost (a write failed, e.g. disk full): stop before the next model call.
+    session.transcript.throwIfFailed();
     const compacting = compactIfNeeded(run, turn);
     const compacted = compacting && (await compacting);
     if (compacted !== undefined) return compacted;

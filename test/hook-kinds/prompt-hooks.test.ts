@@ -53,7 +53,9 @@ function fire(
 
 describe('prompt hooks on the scripted model', () => {
   it('asks the model with $ARGUMENTS replaced by the payload JSON, and ok: false denies with the reason', async () => {
-    const model = createScriptedModel([says('{"ok": false, "reason": "rm -rf is not allowed"}')]);
+    const model = createScriptedModel([says('{"ok": false, "reason": "rm -rf is not allowed"}')], {
+      keepRequests: true,
+    });
     const run = await fire(model, promptHook('Is this tool call safe? $ARGUMENTS'));
     expect(run.combined.denyReasons).toEqual(['rm -rf is not allowed']);
     expect(run.outcomes[0]?.record.status).toBe('blocked');
@@ -71,7 +73,9 @@ describe('prompt hooks on the scripted model', () => {
   });
 
   it('appends the payload when the prompt has no $ARGUMENTS, and ok: true is no opinion', async () => {
-    const model = createScriptedModel([says('Sure.\n```json\n{"ok": true}\n```')]);
+    const model = createScriptedModel([says('Sure.\n```json\n{"ok": true}\n```')], {
+      keepRequests: true,
+    });
     const run = await fire(model, promptHook('Judge it.'));
     expect(run.combined.denied).toBe(false);
     expect(run.outcomes[0]?.record.status).toBe('ok');
@@ -99,7 +103,7 @@ describe('prompt hooks on the scripted model', () => {
   });
 
   it('sends a bare model id through the run model, and resolves PROVIDER:MODEL through the host', async () => {
-    const runModel = createScriptedModel([says('{"ok": true}')]);
+    const runModel = createScriptedModel([says('{"ok": true}')], { keepRequests: true });
     await fire(runModel, promptHook('x', { model: 'small-judge' }));
     expect(runModel.requests[0]?.model).toBe('small-judge');
     const other = createScriptedModel([says('{"ok": false, "reason": "other says no"}')], {

@@ -221,7 +221,7 @@ describe('resuming a session interrupted in the middle of a tool step', () => {
         time,
       },
     ]);
-    const model = createScriptedModel([say('resumed fine')]);
+    const model = createScriptedModel([say('resumed fine')], { keepRequests: true });
     const agent = createAgent({ model, tools: new ToolRegistry([echoTool]), cwd });
     const session = await agent.openSession({ sessionId: 'crashed', resume: true });
     const { result, events } = await collect(session.run('go on'));
@@ -369,7 +369,7 @@ describe('an answer written ahead of its tools (pending-message)', () => {
       pending,
     ];
     await writeFile(path, records.map((record) => JSON.stringify(record)).join('\n') + '\n');
-    const model = createScriptedModel([say('resumed fine')]);
+    const model = createScriptedModel([say('resumed fine')], { keepRequests: true });
     const agent = createAgent({ model, tools: new ToolRegistry([echoTool]), cwd });
     const session = await agent.openSession({ sessionId: 'ahead', resume: true });
     const { result, events } = await collect(session.run('go on'));

@@ -337,15 +337,18 @@ describe('a subagent on a model of its own', () => {
   /** The child's model: six 600-character echoes, then an answer; summaries on request. */
   const childModel = (contextWindow: number | undefined): ScriptedModel => {
     let step = 0;
-    const model = createScriptedModel((request) => {
-      if (isSummary(request)) return say(SUMMARY);
-      step++;
-      return step <= 6
-        ? callTools([
-            { id: `e${step}`, name: 'echo', args: { text: `${step}:${'x'.repeat(600)}` } },
-          ])
-        : say('counted');
-    });
+    const model = createScriptedModel(
+      (request) => {
+        if (isSummary(request)) return say(SUMMARY);
+        step++;
+        return step <= 6
+          ? callTools([
+              { id: `e${step}`, name: 'echo', args: { text: `${step}:${'x'.repeat(600)}` } },
+            ])
+          : say('counted');
+      },
+      { keepRequests: true },
+    );
     return contextWindow === undefined ? model : Object.assign(model, { contextWindow });
   };
   const parentModel = (): ScriptedModel =>

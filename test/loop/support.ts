@@ -167,7 +167,7 @@ export async function start(options: {
   cwd?: string;
 }): Promise<Harness> {
   const cwd = options.cwd ?? (await testTempDir('loop'));
-  const model = createScriptedModel(options.script);
+  const model = createScriptedModel(options.script, { keepRequests: true });
   const agent = createAgent({
     model,
     tools: new ToolRegistry(options.tools ?? [echoTool, failingTool]),

@@ -73,7 +73,7 @@ describe.each(SURFACES)('sessions and transcripts ($name)', ({ streaming }) => {
     );
 
     const log: string[] = [];
-    const model = createScriptedModel([say('you said 42')]);
+    const model = createScriptedModel([say('you said 42')], { keepRequests: true });
     const agent = createAgent({ model, hooks: new HookStack([loggingHook(log)]), cwd });
     const resumed = await agent.openSession({ sessionId: first.session.sessionId, resume: true });
     expect(resumed.history.map((message) => message.speaker)).toEqual(['human', 'ai']);

@@ -1,6 +1,9 @@
 /**
  * A scripted `LanguageModel` for tests, demos and benchmarks: it replays one scripted turn per
- * model call, in order, on both surfaces, and records every request it received.
+ * model call, in order, on both surfaces, and — when asked (`keepRequests`, for tests that read
+ * them) — keeps every request it received. By default it keeps none: each request holds the
+ * whole history, so keeping them all grows with the square of a session's length (a 10,000-step
+ * session needed ~1 GB).
  *
  * JSONL form (`loadScriptedModel(file)`), one line per model call:
  * `{"blocks": [ …content blocks… ], "finishReason": "stop" | … | null, "rawStopReason"?: "…",
@@ -46,11 +49,19 @@ export interface ScriptedModelOptions {
   readonly source?: string;
   /** How many deltas each text or thinking block streams as (at least 1); default 4. */
   readonly deltasPerBlock?: number;
+  /**
+   * Keep every request received, for `requests` (tests that read what the model was sent).
+   * Default false: `requests` then throws, so a test that forgot to ask fails clearly.
+   */
+  readonly keepRequests?: boolean;
 }
 
 /** A scripted model: a `LanguageModel` that also exposes what it was asked. */
 export interface ScriptedModel extends LanguageModel {
-  /** Every request received, in call order (the request object the caller passed). */
+  /**
+   * Every request received, in call order (the request object the caller passed). Only with
+   * `keepRequests: true`; otherwise reading it throws.
+   */
   readonly requests: readonly ModelRequest[];
   /** Number of calls made so far (including calls that failed). */
   readonly callCount: number;
@@ -98,14 +109,15 @@ export function createScriptedModel(
   const modelId = options.modelId ?? 'scripted';
   const source = options.source ?? 'the script';
   const deltasPerBlock = Math.max(1, options.deltasPerBlock ?? 4);
-  const requests: ModelRequest[] = [];
+  const requests: ModelRequest[] | undefined = options.keepRequests === true ? [] : undefined;
+  let calls = 0;
 
   const next = async (
     request: ModelRequest,
     signal: AbortSignal | undefined,
   ): Promise<ScriptedTurn> => {
-    const callIndex = requests.length;
-    requests.push(request);
+    const callIndex = calls++;
+    requests?.push(request);
     throwIfAborted(signal);
     let turn: ScriptedTurn | undefined;
     if (typeof script === 'function') {
@@ -128,9 +140,15 @@ export function createScriptedModel(
   const model: ScriptedModel = {
     provider: 'scripted',
     modelId,
-    requests,
+    get requests(): readonly ModelRequest[] {
+      if (requests === undefined)
+        throw new Error(
+          'this scripted model keeps no requests: create it with { keepRequests: true } to read them',
+        );
+      return requests;
+    },
     get callCount() {
-      return requests.length;
+      return calls;
     },
     async generate(request: ModelRequest, callOptions?: ModelCallOptions): Promise<ModelResponse> {
       return toResponse(await next(request, callOptions?.signal));

@@ -9,7 +9,13 @@ import {
   hooksNeedSandbox,
   requireSandbox,
 } from '../tool-policy.ts';
-import { createAgent, ToolRegistry, type RunResult, type Session } from '../../loop/index.ts';
+import {
+  createAgent,
+  ToolRegistry,
+  TranscriptWriteError,
+  type RunResult,
+  type Session,
+} from '../../loop/index.ts';
 import { CliError } from '../cli-error.ts';
 import { resolveModel } from '../model-spec.ts';
 import { loadAgentTypes } from '../agent-types.ts';
@@ -284,6 +290,10 @@ export async function runCommand(
     const result = await handle.result;
     await session.close('exit');
     output.finish(result);
+    // The text output says it already; the others put it on stdout, and a transcript that could
+    // not be written (disk full) is worth a line on stderr whatever reads stdout.
+    if (options.outputFormat !== 'text' && result.error instanceof TranscriptWriteError)
+      process.stderr.write(`hookwire: the run ended failed: ${result.error.message}\n`);
     return received === undefined ? exitStatusOf(result) : CANCELLING_SIGNALS[received];
   } finally {
     await session?.close('exit');
