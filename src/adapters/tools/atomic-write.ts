@@ -14,7 +14,7 @@ export interface AtomicWriteOptions {
    * the check looked even if a directory on the way is swapped for a link meanwhile (a link met
    * on the way fails the write with `ELOOP`). Without it the write goes by path.
    */
-  readonly beneath?: string;
+  readonly beneath?: string | undefined;
 }
 
 /**
