@@ -24,7 +24,10 @@ import {
 } from './support.ts';
 
 const BIN = join(REPOSITORY, 'dist', 'bin', 'hookwire.js');
-const ENTRIES = [['sources', MAIN], ...(existsSync(BIN) ? [['built bin', BIN]] : [])] as const;
+const ENTRIES: readonly (readonly [string, string])[] = [
+  ['sources', MAIN],
+  ...(existsSync(BIN) ? [['built bin', BIN] as const] : []),
+];
 const SWAPPER = resolve(import.meta.dirname, '..', 'fixtures', 'races', 'rename-exchange.py');
 const CALLS = 200;
 

@@ -26,7 +26,10 @@ import {
 } from './support.ts';
 
 const BIN = join(REPOSITORY, 'dist', 'bin', 'hookwire.js');
-const ENTRIES = [['sources', MAIN], ...(existsSync(BIN) ? [['built bin', BIN]] : [])] as const;
+const ENTRIES: readonly (readonly [string, string])[] = [
+  ['sources', MAIN],
+  ...(existsSync(BIN) ? [['built bin', BIN] as const] : []),
+];
 
 /** Logs each command it is asked about; denies (exit 2) any that runs `rm`. */
 const RM_GUARD = `

@@ -25,7 +25,10 @@ import {
 } from './support.ts';
 
 const BIN = join(REPOSITORY, 'dist', 'bin', 'hookwire.js');
-const ENTRIES = [['sources', MAIN], ...(existsSync(BIN) ? [['built bin', BIN]] : [])] as const;
+const ENTRIES: readonly (readonly [string, string])[] = [
+  ['sources', MAIN],
+  ...(existsSync(BIN) ? [['built bin', BIN] as const] : []),
+];
 
 const bwrap = await findBwrap();
 const python = await findOnPath('python3');
