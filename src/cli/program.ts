@@ -114,6 +114,10 @@ function addRun(program: Command): void {
       '--record-requests <file>',
       'append every request the model receives (after hooks) as a v2 request envelope, one JSON line each',
     )
+    .option(
+      '--record-payloads',
+      "SENSITIVE: keep each hook's payload and the tool results before PostToolUse hooks reviewed them in the session transcript (they may hold what a redacting hook removed); default: neither is written (settings: recordPayloads)",
+    )
     .addOption(
       new Option(
         '--output-format <format>',

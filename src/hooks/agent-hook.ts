@@ -30,9 +30,22 @@ export type AgentHookMethods = {
  */
 export const REPORTS_OWN_RUNS: unique symbol = Symbol.for('hookwire.reportsOwnRuns');
 
+/**
+ * Marks a tool-call guard: when a member after it in a `HookStack` rewrites the call's arguments,
+ * the stack runs the guard once more on the final arguments before the call goes on, and a
+ * `skip` or `stop` it answers then is final (a rewrite it answers then is ignored, with a
+ * warning: one more pass, no loop). The command-hook adapter sets it on `PreToolUse` groups of
+ * the managed policy and on groups with a `failClosed` hook, so a later rewrite cannot walk past
+ * them; an in-process hook may set it too.
+ */
+export const GUARDS_TOOL_CALLS: unique symbol = Symbol.for('hookwire.guardsToolCalls');
+
 export interface AgentHook extends AgentHookMethods {
   /** `true`: the hook records its own runs (see `REPORTS_OWN_RUNS`); a stack does not time it. */
   readonly [REPORTS_OWN_RUNS]?: true;
+
+  /** `true`: the hook is a tool-call guard, run again after a later rewrite (see `GUARDS_TOOL_CALLS`). */
+  readonly [GUARDS_TOOL_CALLS]?: true;
 
   /** A name for diagnostics (`HookError.hookName`, warnings). */
   readonly name?: string;

@@ -85,6 +85,12 @@ export interface AgentOptions {
    */
   readonly tracer?: LoopTracer;
   /**
+   * SENSITIVE. Keep in the transcript what each hook received (its payload) and each tool result
+   * before PostToolUse hooks reviewed it. Default false: neither is written, since both may hold
+   * what a redacting hook removed (see `TranscriptWriterOptions`).
+   */
+  readonly recordPayloads?: boolean;
+  /**
    * Subagents: adds the built-in `agent` tool, which runs a child loop of one of these agent
    * types (see `subagent.ts`). Default: none (no `agent` tool).
    */
@@ -181,6 +187,7 @@ export function createAgent(options: AgentOptions): Agent {
     subagents,
     depth: 0,
     maxContextTokens: options.maxContextTokens,
+    recordPayloads: options.recordPayloads === true,
   };
   // The budget compaction will use: the option, else the model's window.
   const budget = contextBudget(config);
@@ -267,7 +274,9 @@ export function createAgent(options: AgentOptions): Agent {
         } else if (exists) {
           throw existingIdError();
         }
-        transcript = await TranscriptWriter.open(transcriptPath);
+        transcript = await TranscriptWriter.open(transcriptPath, {
+          recordPayloads: config.recordPayloads,
+        });
         const source = resume ? 'resume' : 'startup';
         const tracer = activeTracer(config.tracer);
         const span =

@@ -56,6 +56,8 @@ export interface AgentConfig {
    * compaction uses, so a subagent on a model of its own gets that model's window.
    */
   readonly maxContextTokens: number | undefined;
+  /** Keep hook payloads and unreviewed tool results in the transcript (`AgentOptions.recordPayloads`). */
+  readonly recordPayloads: boolean;
 }
 
 /** What a session keeps between runs. */

@@ -198,7 +198,9 @@ export async function runSubagent(
     depth,
     tracer: undefined,
   };
-  const transcript = await TranscriptWriter.open(transcriptPath);
+  const transcript = await TranscriptWriter.open(transcriptPath, {
+    recordPayloads: parent.config.recordPayloads,
+  });
   const session: SessionState = {
     // Hooks see the session they belong to (the parent's id and transcript) and the agent.
     info: parent.session.info,

@@ -207,9 +207,50 @@ export class TranscriptWriteError extends LoopError {
 /** The encoding buffer a writer keeps between commits (a step's records fit many times over). */
 const KEPT_BUFFER_BYTES = 64 * 1024;
 
+/** Options of `TranscriptWriter.open`. */
+export interface TranscriptWriterOptions {
+  /**
+   * SENSITIVE. Keep what each hook received (a `hook-run` record's `run.payload`) and a tool's
+   * result before PostToolUse hooks reviewed it (a `tool-result` record with `reviewed: false`).
+   * Default false: both are left out, because they may hold what a redacting hook removed (an
+   * AfterModel hook's payload is the raw answer; the unreviewed result is the raw output).
+   */
+  readonly recordPayloads?: boolean;
+}
+
+/**
+ * `record` as written by default (see `TranscriptWriterOptions.recordPayloads`): a hook run
+ * without its payload, an unreviewed tool result without its result or error text (resume
+ * answers such a result as withheld anyway, saying only whether it completed or failed).
+ */
+export function withoutPayloads(record: TranscriptRecord): TranscriptRecord {
+  if (record.type === 'hook-run' && record.run.payload !== undefined) {
+    const { payload: _payload, ...run } = record.run;
+    return { ...record, run };
+  }
+  if (record.type === 'tool-result' && !record.reviewed) {
+    const { callId, toolName, error } = record.response;
+    return {
+      ...record,
+      response: {
+        type: 'tool_response',
+        callId,
+        toolName,
+        result: null,
+        ...(error === undefined ? {} : { error: WITHHELD_ERROR }),
+      },
+    };
+  }
+  return record;
+}
+
+const WITHHELD_ERROR =
+  'the tool failed; its error is not recorded before PostToolUse hooks review it (--record-payloads keeps it)';
+
 /** Appends records to a transcript file. */
 export class TranscriptWriter {
   readonly path: string;
+  readonly #recordPayloads: boolean;
   #fd: number | undefined;
   #failure: TranscriptWriteError | undefined;
   /** Records appended since the last write, encoded when they are written. */
@@ -225,9 +266,10 @@ export class TranscriptWriter {
     this.commit();
   };
 
-  private constructor(path: string, fd: number) {
+  private constructor(path: string, fd: number, recordPayloads: boolean) {
     this.path = path;
     this.#fd = fd;
+    this.#recordPayloads = recordPayloads;
   }
 
   /**
@@ -235,10 +277,13 @@ export class TranscriptWriter {
    * is incomplete (a crash mid-write), a newline is written first so new records start on a line
    * of their own.
    */
-  static async open(path: string): Promise<TranscriptWriter> {
+  static async open(
+    path: string,
+    options: TranscriptWriterOptions = {},
+  ): Promise<TranscriptWriter> {
     await mkdir(dirname(path), { recursive: true });
     const needsNewline = await endsMidLine(path);
-    const writer = new TranscriptWriter(path, openSync(path, 'a'));
+    const writer = new TranscriptWriter(path, openSync(path, 'a'), options.recordPayloads === true);
     if (needsNewline) writer.#prefix = '\n';
     return writer;
   }
@@ -250,7 +295,7 @@ export class TranscriptWriter {
    */
   append(record: TranscriptRecord): void {
     if (this.#failure !== undefined || this.#fd === undefined) return;
-    this.#pending.push(record);
+    this.#pending.push(this.#recordPayloads ? record : withoutPayloads(record));
     if (!this.#scheduled) {
       this.#scheduled = true;
       setImmediate(this.#flushPending);

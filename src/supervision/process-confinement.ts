@@ -5,10 +5,11 @@
  * COMMAND`): the new command `exec`s `env -u …` or `bwrap … /bin/sh -c COMMAND`, so the process
  * group, the deadline, the output caps and the kill sequence of the runner apply unchanged.
  */
-import { constants } from 'node:fs';
+import { constants, realpathSync, statSync } from 'node:fs';
 import { access } from 'node:fs/promises';
 import { spawn } from 'node:child_process';
-import { delimiter, join } from 'node:path';
+import { homedir } from 'node:os';
+import { delimiter, dirname, isAbsolute, join, sep } from 'node:path';
 
 /**
  * Variable names that hold credentials: `*_API_KEY`, `*_TOKEN`, `*_SECRET*`, `*_PASSWORD*`
@@ -78,6 +79,75 @@ export function shellQuote(text: string): string {
   return `'${text.replace(/'/g, `'\\''`)}'`;
 }
 
+/**
+ * The bwrap arguments that hold for every sandbox: a user namespace with no capability (so root
+ * outside is an ordinary user inside: no remount, no `mount`, no raw sockets, no DAC override),
+ * its own PID and IPC namespaces, a new session (no `TIOCSTI` into the terminal), and death with
+ * the parent. The uid stays the caller's (root stays uid 0 inside, without capabilities), so the
+ * project's files keep their owner and stay writable by it.
+ */
+export const BWRAP_ISOLATION_ARGUMENTS: readonly string[] = [
+  '--unshare-user',
+  '--cap-drop',
+  'ALL',
+  '--unshare-pid',
+  '--unshare-ipc',
+  '--new-session',
+  '--die-with-parent',
+];
+
+/** Whether `path` is `directory` or lies beneath it (both absolute, normalised). */
+function isWithin(path: string, directory: string): boolean {
+  return (
+    path === directory || path.startsWith(directory.endsWith(sep) ? directory : directory + sep)
+  );
+}
+
+/** The real path of an existing directory, or `undefined`. */
+function realDirectory(path: string): string | undefined {
+  try {
+    const real = realpathSync(path);
+    return statSync(real).isDirectory() ? real : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The host directories where Unix sockets of other programs live, which a sandbox hides under an
+ * empty tmpfs: `/run` and `/var/run` (docker, podman, containerd, dbus, systemd), the user's
+ * `$XDG_RUNTIME_DIR`, the directory of the ssh agent's `$SSH_AUTH_SOCK` and of a `unix://`
+ * `$DOCKER_HOST`, and `~/.docker/run` (Docker Desktop); `/tmp/.X11-unix` is hidden by the private
+ * `/tmp` already. Real paths, existing directories only, without duplicates; never `/`, the home
+ * directory or one of its ancestors (that would hide the user's files: a socket placed directly
+ * there stays reachable), nor one inside a writable directory (the project's own sockets).
+ * Abstract sockets (`@name`) belong to the network namespace: hidden unless `--sandbox-network`.
+ */
+export function hostSocketDirectories(
+  writableDirectories: readonly string[],
+  env: Readonly<Record<string, string | undefined>> = process.env,
+): string[] {
+  const home = realDirectory(env['HOME'] ?? homedir()) ?? '';
+  const candidates = ['/run', '/var/run', join(home || homedir(), '.docker', 'run')];
+  const runtime = env['XDG_RUNTIME_DIR'];
+  if (runtime !== undefined && isAbsolute(runtime)) candidates.push(runtime);
+  const agent = env['SSH_AUTH_SOCK'];
+  if (agent !== undefined && isAbsolute(agent)) candidates.push(dirname(agent));
+  const docker = /^unix:\/\/(\/.+)$/.exec(env['DOCKER_HOST'] ?? '')?.[1];
+  if (docker !== undefined) candidates.push(dirname(docker));
+  const writable = writableDirectories.map((directory) => realDirectory(directory) ?? directory);
+  const masked: string[] = [];
+  for (const candidate of candidates) {
+    const real = realDirectory(candidate);
+    if (real === undefined || real === '/' || masked.includes(real)) continue;
+    if (home !== '' && isWithin(home, real)) continue;
+    if (isWithin(real, '/tmp')) continue;
+    if (writable.some((directory) => isWithin(real, directory))) continue;
+    masked.push(real);
+  }
+  return masked;
+}
+
 /** The bwrap arguments (before the command) that `sandbox` means, for a process in `cwd`. */
 export function bwrapArguments(
   sandbox: SandboxOptions,
@@ -85,12 +155,29 @@ export function bwrapArguments(
   unsetEnv: readonly string[] = [],
 ): string[] {
   const args = ['--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--tmpfs', '/tmp'];
-  // After the tmpfs, so a project under /tmp is the real one, writable.
+  const masked = hostSocketDirectories(sandbox.writableDirectories);
+  for (const directory of masked) args.push('--tmpfs', directory);
+  if (sandbox.network === true) {
+    // The name server's address may live under /run (systemd-resolved): keep that one file.
+    const resolver = realFile('/etc/resolv.conf');
+    if (resolver !== undefined && masked.some((directory) => isWithin(resolver, directory)))
+      args.push('--ro-bind', resolver, resolver);
+  }
+  // After the tmpfs mounts, so a project under /tmp (or /run) is the real one, writable.
   for (const directory of sandbox.writableDirectories) args.push('--bind', directory, directory);
   if (sandbox.network !== true) args.push('--unshare-net');
-  args.push('--unshare-pid', '--die-with-parent', '--chdir', cwd);
+  args.push(...BWRAP_ISOLATION_ARGUMENTS, '--chdir', cwd);
   for (const name of unsetEnv) args.push('--unsetenv', name);
   return args;
+}
+
+/** The real path of an existing file, or `undefined`. */
+function realFile(path: string): string | undefined {
+  try {
+    return realpathSync(path);
+  } catch {
+    return undefined;
+  }
 }
 
 /**
@@ -145,7 +232,7 @@ export async function checkBwrap(path = process.env.PATH ?? ''): Promise<string>
     );
   const probe = spawn(
     bwrap,
-    ['--ro-bind', '/', '/', '--unshare-net', '--unshare-pid', '--die-with-parent', '/bin/true'],
+    ['--ro-bind', '/', '/', '--unshare-net', ...BWRAP_ISOLATION_ARGUMENTS, '/bin/true'],
     {
       stdio: ['ignore', 'ignore', 'pipe'],
     },

@@ -48,6 +48,8 @@ export async function runKnownSession(
     `await new Promise((resolve) => setTimeout(resolve, 5000));`,
   );
   const settings = await writeJson(join(sandbox.root, 'settings.json'), {
+    // The trace page shows each hook's payload when the transcript keeps it (opt-in).
+    recordPayloads: true,
     hooks: {
       PreToolUse: [
         { matcher: '*', hooks: [{ type: 'command', name: 'audit', command: audit }] },

@@ -83,6 +83,8 @@ async function runGuardedSession() {
     hooks: new HookStack(createCommandHooks(settings, { runner: project.runner })),
     cwd: project.dir,
     tracer: otelTracer(provider.getTracer('hookwire')),
+    // The transcript keeps each hook's payload only when asked (it may hold redacted secrets).
+    recordPayloads: true,
   });
   const session = await agent.openSession({ sessionId: 'guarded' });
   const result = await session.run('check the workspace').result;

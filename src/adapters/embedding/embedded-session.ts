@@ -65,6 +65,11 @@ export interface HookwireOptions {
    */
   readonly transcript?: boolean | string;
   /**
+   * SENSITIVE. Keep each hook's payload in the transcript (see `AgentOptions.recordPayloads`).
+   * Default: the settings' `recordPayloads`, else false.
+   */
+  readonly recordPayloads?: boolean;
+  /**
    * The permission mode, as `hookwire run --permission-mode`: overrides the settings'
    * `permissions.defaultMode`. The permission layer is on when a settings file has `permissions`
    * or a mode is given here or there; wrapped tools are then checked after PreToolUse (a deny
@@ -356,7 +361,9 @@ export async function openEmbeddedSession(
         options.transcript === true
           ? join(cwd, '.hookwire', 'sessions', `${sessionId}.jsonl`)
           : resolve(cwd, options.transcript);
-      transcript = await TranscriptWriter.open(path);
+      transcript = await TranscriptWriter.open(path, {
+        recordPayloads: options.recordPayloads ?? hookSession.settings.recordPayloads,
+      });
       transcript.append({
         type: 'session-start',
         version: TRANSCRIPT_VERSION,

@@ -46,6 +46,22 @@ function inside(path: string, directory: string): boolean {
   return rest === '' || (!rest.startsWith('..') && !isAbsolute(rest));
 }
 
+/**
+ * The allowed directory of `confinement` for `cwd` that holds `realPath` (the deepest one, when
+ * an added directory lies inside the project), or `undefined`: the root a write walks down from
+ * without following links (`writeFileAtomically`'s `beneath`).
+ */
+export async function confinementRoot(
+  confinement: Confinement,
+  cwd: string,
+  realPath: string,
+): Promise<string | undefined> {
+  let found: string | undefined;
+  for (const root of await confinement.roots(cwd))
+    if (inside(realPath, root) && (found === undefined || root.length > found.length)) found = root;
+  return found;
+}
+
 /** The file tools' view of where they may go. */
 export interface Confinement {
   /**

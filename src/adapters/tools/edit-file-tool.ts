@@ -2,7 +2,8 @@ import { readFile } from 'node:fs/promises';
 import type { Tool, ToolExecutionContext } from '../../loop/tool.ts';
 import { writeFileAtomically } from './atomic-write.ts';
 import { ToolError } from './tool-error.ts';
-import { createConfinement, type Confinement } from './confinement.ts';
+import { confinementRoot, createConfinement, type Confinement } from './confinement.ts';
+import { readFileBeneath } from './beneath.ts';
 import { displayPath, resolveToolPath, systemErrorCode } from './tool-paths.ts';
 import { writeFailure } from './write-failure.ts';
 
@@ -61,9 +62,13 @@ export function editFileTool(options: { readonly confinement?: Confinement } = {
         );
       }
       const realPath = await confinement.resolve('edit_file', context.cwd, path);
+      const beneath = await confinementRoot(confinement, context.cwd, realPath);
       let original: string;
       try {
-        original = await readFile(realPath, 'utf8');
+        original =
+          beneath === undefined
+            ? await readFile(realPath, 'utf8')
+            : await readFileBeneath(beneath, realPath);
       } catch (error) {
         const code = systemErrorCode(error);
         if (code === 'ENOENT') {
@@ -111,7 +116,7 @@ export function editFileTool(options: { readonly confinement?: Confinement } = {
       const edited =
         original.slice(0, first) + newString + original.slice(first + oldString.length);
       try {
-        await writeFileAtomically(realPath, edited);
+        await writeFileAtomically(realPath, edited, { beneath });
       } catch (error) {
         throw writeFailure('edit_file', error, shownPath);
       }

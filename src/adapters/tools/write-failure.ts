@@ -24,6 +24,13 @@ export function writeFailure(toolName: string, error: unknown, shownPath: string
         `Cannot write ${shownPath}: a parent of it is a file, not a directory.`,
         { cause: error },
       );
+    case 'ELOOP':
+      return new ToolError(
+        toolName,
+        'path_changed',
+        `Did not write ${shownPath}: a directory on its path is a symbolic link now (it changed after the path was checked); nothing was written.`,
+        { cause: error },
+      );
     case 'EACCES':
     case 'EPERM':
     case 'EROFS':

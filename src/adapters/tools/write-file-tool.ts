@@ -1,6 +1,6 @@
 import type { Tool, ToolExecutionContext } from '../../loop/tool.ts';
 import { writeFileAtomically } from './atomic-write.ts';
-import { createConfinement, type Confinement } from './confinement.ts';
+import { confinementRoot, createConfinement, type Confinement } from './confinement.ts';
 import { displayPath, resolveToolPath } from './tool-paths.ts';
 import { writeFailure } from './write-failure.ts';
 
@@ -39,8 +39,9 @@ export function writeFileTool(options: { readonly confinement?: Confinement } = 
       const shownPath = displayPath(context.cwd, absolutePath);
       const bytes = Buffer.from(content, 'utf8');
       const realPath = await confinement.resolve('write_file', context.cwd, path);
+      const beneath = await confinementRoot(confinement, context.cwd, realPath);
       try {
-        await writeFileAtomically(realPath, bytes);
+        await writeFileAtomically(realPath, bytes, { beneath });
       } catch (error) {
         throw writeFailure('write_file', error, shownPath);
       }

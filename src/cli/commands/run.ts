@@ -45,6 +45,8 @@ export interface RunCommandOptions extends SettingsCommandOptions {
   /** `--max-agent-depth N`: how deep subagents nest. */
   readonly maxAgentDepth?: string;
   readonly recordRequests?: string;
+  /** `--record-payloads`: keep hook payloads and unreviewed tool results in the transcript. */
+  readonly recordPayloads?: boolean;
   readonly outputFormat: OutputFormat;
   /** `on` (default): the streaming surface; `off`: the blocking one. */
   readonly streaming: 'on' | 'off';
@@ -278,6 +280,8 @@ export async function runCommand(
       },
       // The flag, else the settings' budget, else (in the loop) the model's known window.
       ...(contextBudget === undefined ? {} : { maxContextTokens: contextBudget }),
+      // SENSITIVE, off by default: the flag or the settings' recordPayloads.
+      recordPayloads: options.recordPayloads === true || settings.recordPayloads,
     });
     session = await agent.openSession(
       options.resume === undefined ? {} : { sessionId: options.resume, resume: true },

@@ -16,7 +16,7 @@ import {
   type HookInputFieldsMap,
   type OutcomeReasons,
 } from '../../events/index.ts';
-import { REPORTS_OWN_RUNS, type AgentHook } from '../../hooks/agent-hook.ts';
+import { GUARDS_TOOL_CALLS, REPORTS_OWN_RUNS, type AgentHook } from '../../hooks/agent-hook.ts';
 import type { ObservedHookRun } from '../../events/observed-hook-run.ts';
 import type { HookRunRecord } from '../hook-run.ts';
 import { runHookGroup, type HookGroupRun, type HookProcessOptions } from './run-hook-group.ts';
@@ -174,11 +174,17 @@ export function commandHookForGroup(
   }
 
   // Each run reports itself from the group runner (`onObservedRun`): the stack does not time it.
+  // A PreToolUse group of the managed policy, or with a hook that fails closed, is a guard: a
+  // later group's rewrite sends the final arguments through it once more.
+  const guard =
+    kind === 'toolCall' &&
+    (group.layer === 'managed' || group.hooks.some((hook) => hook.failClosed));
   return {
     name,
     observes: (candidate) => candidate === kind,
     [method]: handle,
     [REPORTS_OWN_RUNS]: true,
+    ...(guard ? { [GUARDS_TOOL_CALLS]: true as const } : {}),
   };
 }
 

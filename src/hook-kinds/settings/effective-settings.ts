@@ -114,6 +114,11 @@ export interface EffectiveSettings {
   readonly passEnvironment: readonly string[];
   /** The `agents` of every file, in merge order (a later one of a name replaces an earlier one). */
   readonly agents: readonly AgentTypeSetting[];
+  /**
+   * `recordPayloads`: the managed file's value, else the last user or `--settings` file's; a
+   * project file cannot turn it on. Default false (see the settings schema).
+   */
+  readonly recordPayloads: boolean;
   /** `maxContextTokens` of the last layer that sets it, with its file; absent: none does. */
   readonly maxContextTokens?: { readonly value: number; readonly file: string };
   /** Loosening settings of files inside the project that are not trusted (see `IgnoredSetting`). */
@@ -145,6 +150,18 @@ function maxContextTokensOf(
   return setting?.maxContextTokens === undefined
     ? {}
     : { maxContextTokens: { value: setting.maxContextTokens, file: setting.file } };
+}
+
+function recordPayloadsOf(parsedFiles: readonly ParsedSettingsFile[]): boolean {
+  const managed = parsedFiles.find(
+    (parsed) => parsed.layer === 'managed' && parsed.recordPayloads !== undefined,
+  );
+  if (managed !== undefined) return managed.recordPayloads === true;
+  const yours = parsedFiles.findLast(
+    (parsed) =>
+      (parsed.layer === 'user' || parsed.layer === 'extra') && parsed.recordPayloads !== undefined,
+  );
+  return yours?.recordPayloads === true;
 }
 
 /** The groups configured for `event`, in merge order (an empty list when there are none). */
@@ -275,6 +292,7 @@ export function mergeSettingsFiles(
     ...policies,
     agents: parsedFiles.flatMap((parsed) => parsed.agents),
     ...maxContextTokensOf(parsedFiles),
+    recordPayloads: recordPayloadsOf(parsedFiles),
     ...mergeMcpServers(parsedFiles, trust),
     allowManagedHooksOnly: policy !== undefined,
     disableAllHooks: managedOff !== undefined ? 'managed' : userOff !== undefined ? 'user' : false,

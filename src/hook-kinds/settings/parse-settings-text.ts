@@ -41,6 +41,8 @@ export interface ParsedSettingsFile {
   readonly mcpServers: readonly McpServerEntry[];
   /** `maxContextTokens` as written (the compaction budget). */
   readonly maxContextTokens?: number;
+  /** `recordPayloads` as written (keep hook payloads and unreviewed tool results on disk). */
+  readonly recordPayloads?: boolean;
 }
 
 /** An agent type of a settings file's `agents`, and where it was written. */
@@ -189,6 +191,9 @@ export function readSettingsText(text: string, origin: SettingsTextOrigin): Sett
       mcpServers,
       ...(isJsonObject(raw) && typeof raw.maxContextTokens === 'number'
         ? { maxContextTokens: raw.maxContextTokens }
+        : {}),
+      ...(isJsonObject(raw) && typeof raw.recordPayloads === 'boolean'
+        ? { recordPayloads: raw.recordPayloads }
         : {}),
     },
     issues,

@@ -158,6 +158,10 @@ export const settingsFileSchema = z
       description:
         "The context budget in tokens past which hookwire run compacts the history, like --max-context-tokens (which wins). Default: the model's known context window, else no automatic compaction. The last layer that sets it wins.",
     }),
+    recordPayloads: z.boolean().optional().meta({
+      description:
+        'SENSITIVE. true: the session transcript keeps what each hook received (its payload) and the tool results before PostToolUse hooks reviewed them, which may hold what a redacting hook removed (keys, tokens), like --record-payloads. Default false: neither is written. Read from the managed, user and --settings files only; the managed value wins.',
+    }),
   })
   .meta({ title: 'hookwire settings', description: 'Command hooks for hookwire.' });
 

@@ -24,7 +24,7 @@ import {
   type ToolCallEvent,
   type ToolCallResolution,
 } from '../../events/index.ts';
-import { REPORTS_OWN_RUNS, type AgentHook } from '../agent-hook.ts';
+import { GUARDS_TOOL_CALLS, REPORTS_OWN_RUNS, type AgentHook } from '../agent-hook.ts';
 import { HookError } from '../hook-error.ts';
 import { describeReturned, inProcessRun, kindOf } from './in-process-run.ts';
 import {
@@ -90,6 +90,21 @@ function isThenable(value: unknown): value is PromiseLike<unknown> {
     value !== null &&
     typeof (value as { readonly then?: unknown }).then === 'function'
   );
+}
+
+/**
+ * The arguments each tool-call guard (`GUARDS_TOOL_CALLS`) was last asked about, per call: keyed
+ * by the call's `originalArgs` (one object per call, shared by every event derived from it, in
+ * nested stacks too), so the entries go when the call does.
+ */
+const GUARD_SAW = new WeakMap<object, Map<AgentHook, unknown>>();
+
+function noteGuard(hook: AgentHook, event: ToolCallEvent): void {
+  const call = event.originalArgs;
+  if (typeof call !== 'object' || call === null) return;
+  let seen = GUARD_SAW.get(call);
+  if (seen === undefined) GUARD_SAW.set(call, (seen = new Map<AgentHook, unknown>()));
+  seen.set(hook, event.args);
 }
 
 function ignore(): void {
@@ -269,21 +284,86 @@ export class HookStack implements AgentHook {
   onToolCall(context: HookContext, event: ToolCallEvent): Awaitable<ToolCallAction> {
     // A context that records hook runs: the driver, which times each in-process member.
     if (context.recordsHookRuns === true)
-      return this.#dispatch(TOOL_CALL, context, event) as Awaitable<ToolCallAction>;
+      return this.#guarded(context, event, this.#dispatch(TOOL_CALL, context, event));
     const members = this.#lists().toolCall as readonly Implementing<'onToolCall'>[];
     for (let position = 0; position < members.length; position++) {
       const hook = members[position] as Implementing<'onToolCall'>;
       let result: unknown;
       try {
+        if (hook[GUARDS_TOOL_CALLS] === true) noteGuard(hook, event);
         result = hook.onToolCall(context, event);
       } catch (error) {
         this.#failed(error, hook, 'toolCall', context);
         continue;
       }
       if (result !== RAN)
-        return this.#dispatchFrom(TOOL_CALL, context, event, members, position, result) as never;
+        return this.#guarded(
+          context,
+          event,
+          this.#dispatchFrom(TOOL_CALL, context, event, members, position, result),
+        );
     }
     return RAN;
+  }
+
+  /**
+   * The tool-call guards of this stack (`GUARDS_TOOL_CALLS`), those of nested stacks included, in
+   * registration order.
+   */
+  toolCallGuards(): AgentHook[] {
+    const guards: AgentHook[] = [];
+    for (const hook of this.#lists().toolCall)
+      if (hook instanceof HookStack) guards.push(...hook.toolCallGuards());
+      else if (hook[GUARDS_TOOL_CALLS] === true) guards.push(hook);
+    return guards;
+  }
+
+  /**
+   * A rewrite does not walk past a guard: when the composed answer rewrites the arguments, every
+   * guard that was asked about other arguments runs once more on the final ones; the first `skip`
+   * or `stop` among them is the answer (with the final arguments). A rewrite they answer then is
+   * ignored, with a warning: one more pass, bounded.
+   */
+  #guarded(context: HookContext, event: ToolCallEvent, answer: unknown): Awaitable<ToolCallAction> {
+    if (isThenable(answer))
+      return Promise.resolve(answer).then((settled) => this.#guarded(context, event, settled));
+    const action = answer as ToolCallAction;
+    if (action.kind !== 'rewrite') return action;
+    const call = event.originalArgs;
+    const seen = typeof call === 'object' && call !== null ? GUARD_SAW.get(call) : undefined;
+    const stale = this.toolCallGuards().filter(
+      (guard) => seen === undefined || seen.get(guard) !== action.args,
+    );
+    if (stale.length === 0) return action;
+    return this.#recheck(context, { ...event, args: action.args }, stale, action);
+  }
+
+  async #recheck(
+    context: HookContext,
+    event: ToolCallEvent,
+    guards: readonly AgentHook[],
+    rewrite: ToolCallAction,
+  ): Promise<ToolCallAction> {
+    for (const guard of guards) {
+      noteGuard(guard, event);
+      let answer: ToolCallAction;
+      try {
+        answer = await (guard.onToolCall?.(context, event) ?? RAN);
+      } catch (error) {
+        this.#failed(error, guard, 'toolCall', context);
+        continue;
+      }
+      if (answer.kind === 'skip') return ToolCallAction.skip(answer.reason, event.args);
+      if (answer.kind === 'stop') return ToolCallAction.stop(answer.reason, event.args);
+      if (answer.kind === 'rewrite')
+        context.report({
+          level: 'warning',
+          text: `${this.nameOf(guard)} rewrote the arguments again when re-checking them after a later hook's rewrite; its second rewrite is ignored`,
+          hookName: this.nameOf(guard),
+          event: 'toolCall',
+        });
+    }
+    return rewrite;
   }
 
   // Every other method of the catalogue: a call into the one driver. (`this` is the class here:
@@ -397,6 +477,8 @@ export class HookStack implements AgentHook {
 
   /** Calls one member; a synchronous throw becomes a `HookError` (thrown or recorded → `RECORDED`). */
   #call(dispatcher: Dispatcher, hook: AgentHook, context: HookContext, event: unknown): unknown {
+    if (dispatcher === TOOL_CALL && hook[GUARDS_TOOL_CALLS] === true)
+      noteGuard(hook, event as ToolCallEvent);
     if (
       dispatcher.recorded &&
       context.recordsHookRuns === true &&
