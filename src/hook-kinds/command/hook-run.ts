@@ -63,6 +63,11 @@ export interface HookRunOutcome {
   readonly text?: string;
   /** Set when this hook denies: exit 2, a JSON deny, or a fail-closed failure. */
   readonly denial?: string;
+  /**
+   * Set beside `denial` when the denial is a PreToolUse `permissionDecision: "ask"`: who asked
+   * and why (a host with a person to ask asks them instead of denying).
+   */
+  readonly asks?: { readonly by: string; readonly reason: string };
   /** A non-blocking problem to report as a warning. */
   readonly warning?: string;
   /** What the hook was seen to print, and whether it ran out of time: for records and traces. */
@@ -155,8 +160,16 @@ export function interpretAnswer(
     return failure('warning', `printed output that does not decode: ${decoded.error.message}`);
   const output = decoded.value;
   const denial = deniedBy(event, output, label);
-  if (denial !== undefined)
-    return { hook, record: { ...base, status: 'blocked', detail: denial }, output, denial };
+  if (denial !== undefined) {
+    const asks = askOf(output, label);
+    return {
+      hook,
+      record: { ...base, status: 'blocked', detail: denial },
+      output,
+      denial,
+      ...(asks === undefined ? {} : { asks }),
+    };
+  }
   return { hook, record: { ...base, status: 'ok' }, output };
 }
 
@@ -381,6 +394,20 @@ function deniedBy(event: HookEventName, output: HookOutput, label: string): stri
   if (output.decision === 'deny' && externalSide(event).can.deny)
     return output.reason ?? `denied by ${label} (no reason given)`;
   return undefined;
+}
+
+/** A PreToolUse `permissionDecision: "ask"` (and no outright deny): who asked and why. */
+function askOf(
+  output: HookOutput,
+  label: string,
+): { readonly by: string; readonly reason: string } | undefined {
+  const specific = output.hookSpecificOutput as
+    { permissionDecision?: string; permissionDecisionReason?: string } | undefined;
+  if (specific?.permissionDecision !== 'ask' || output.decision === 'deny') return undefined;
+  return {
+    by: label,
+    reason: specific.permissionDecisionReason ?? output.reason ?? `${label} asks for approval`,
+  };
 }
 
 function stderrTail(result: CommandResult): string {
