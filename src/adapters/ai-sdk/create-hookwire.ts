@@ -49,6 +49,7 @@ import {
   wrapModelWithHooks,
 } from './hookwire-middleware.ts';
 import { fromModelMessages, lastUserText, withPromptContext } from './model-messages.ts';
+import { withStepRecords } from './step-records.ts';
 import { hookedToolApproval } from './tool-approval.ts';
 import { hookwireAgent, type HookwireAgent } from './tool-loop-agent.ts';
 import { isWrapped, markWrapped, wrapTools } from './wrap-tools.ts';
@@ -304,15 +305,21 @@ class AiSdkHookwire implements Hookwire {
         hooks.observes('toolFailure'));
     // A tool's `needsApproval` is put to PermissionRequest hooks first (see tool-approval.ts).
     const toolApproval = hookedToolApproval(this.#session, options, scope);
-    if (!modelHooks && !toolHooks && toolApproval === undefined) return options;
-    return {
+    // With a transcript, the steps are recorded (see step-records.ts); the wrapped model counts
+    // the calls the hook runs are placed in.
+    const recording = this.#session.recording;
+    if (!modelHooks && !toolHooks && toolApproval === undefined && !recording) return options;
+    const prepared: T = {
       ...options,
       ...(toolApproval === undefined ? {} : { toolApproval }),
-      ...(modelHooks ? { model: this.wrapModel(options.model as WrappableModel) } : {}),
+      ...(modelHooks || recording
+        ? { model: this.wrapModel(options.model as WrappableModel) }
+        : {}),
       ...(toolHooks && options.tools !== undefined ? { tools: this.wrapTools(options.tools) } : {}),
       // A stop from a model or tool hook ends the call after the current step.
       stopWhen: stopWhenWith(options.stopWhen as StopWhen, scope),
     };
+    return withStepRecords(this.#session, scope, prepared);
   }
 
   /**

@@ -84,6 +84,26 @@ interface CallParameters {
   readonly abortSignal?: AbortSignal | undefined;
 }
 
+/**
+ * The call callbacks hookwire may merge its own into (see step-records.ts), taken from the
+ * prepared options into the agent's call. The agent merges its settings' tool-execution
+ * callbacks with the call's itself; its model-call ones the call's replace, so the turn starts
+ * from the call's, else the settings'.
+ */
+const MODEL_CALL_CALLBACKS = ['onLanguageModelCallStart', 'onLanguageModelCallEnd'] as const;
+const CALL_CALLBACKS = [
+  ...MODEL_CALL_CALLBACKS,
+  'onToolExecutionStart',
+  'onToolExecutionEnd',
+] as const;
+
+function callbacksOf(source: object, names: readonly string[]): Readonly<Record<string, unknown>> {
+  const record = source as Readonly<Record<string, unknown>>;
+  return Object.fromEntries(
+    names.flatMap((name) => (record[name] === undefined ? [] : [[name, record[name]]])),
+  );
+}
+
 interface PreparedOptions extends CallParameters {
   readonly model: unknown;
   readonly tools?: ToolSet | undefined;
@@ -110,6 +130,8 @@ export function hookwireAgent<
 
   /** What hookwire's turn sees of a call: the agent's model, tools and budget, the call's prompt. */
   const turnOptions = (parameters: CallParameters): PreparedOptions => ({
+    ...callbacksOf(settings, MODEL_CALL_CALLBACKS),
+    ...callbacksOf(parameters, CALL_CALLBACKS),
     model: settings.model,
     ...(settings.tools === undefined ? {} : { tools: settings.tools }),
     stopWhen: settings.stopWhen ?? isStepCount(AGENT_DEFAULT_STEPS),
@@ -131,10 +153,12 @@ export function hookwireAgent<
         ? {}
         : { toolApproval: prepared.toolApproval as typeof loose.toolApproval }),
     });
-    const prompt =
-      prepared.messages === undefined
+    const prompt = {
+      ...callbacksOf(prepared, CALL_CALLBACKS),
+      ...(prepared.messages === undefined
         ? { prompt: prepared.prompt ?? '' }
-        : { messages: prepared.messages };
+        : { messages: prepared.messages }),
+    };
     return { agent, prompt };
   };
 

@@ -202,6 +202,11 @@ export class EmbeddedSession implements HookwireCore {
     };
   }
 
+  /** The number of the turn in progress (the last started); 0 before the first. */
+  get currentTurn(): number {
+    return this.#turns;
+  }
+
   /** True when the session writes a transcript (records are worth building). */
   get recording(): boolean {
     return this.#transcript !== undefined;
