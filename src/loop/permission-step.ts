@@ -16,6 +16,8 @@ export {
   decideCall,
   permissionCallOf,
   type AgentPermissions,
+  type ApprovalAnswer,
+  type ApprovalRequest,
   type PermissionApprover,
   type PermissionOutcome,
 } from '../hooks/permissions/index.ts';
