@@ -138,6 +138,7 @@ export {
   type StreamFinishEvent,
   type TextDeltaEvent,
   type ToolCallDeltaEvent,
+  type ToolCallAsk,
   type ToolCallEvent,
   type ToolCallResolution,
   type ToolFailureEvent,
@@ -209,6 +210,9 @@ export {
   type CompactionOutcome,
   type CompactOptions,
   type SubagentOptions,
+  type PermissionApprover,
+  type ApprovalAnswer,
+  type ApprovalRequest,
 } from './loop/index.ts';
 
 // built-in tools (no SDKs involved)

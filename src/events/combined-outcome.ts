@@ -11,6 +11,11 @@ export interface CombinedOutcome {
   readonly denied: boolean;
   /** The denying hooks' reasons, in configuration order. */
   readonly denyReasons: readonly string[];
+  /**
+   * PreToolUse: every denial was an `ask` (`permissionDecision: "ask"`); the hooks that asked and
+   * their reasons, in configuration order. Absent when nobody asked or some hook denied outright.
+   */
+  readonly asks?: readonly { readonly by: string; readonly reason: string }[];
   /** Any hook said `continue: false`. */
   readonly stopped: boolean;
   readonly stopReasons: readonly string[];

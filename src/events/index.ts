@@ -103,6 +103,7 @@ export {
   toolCallResolution,
   type PermissionDecision,
   type PreToolUseOutput,
+  type ToolCallAsk,
   type ToolCallEvent,
   type ToolCallResolution,
 } from './tool-call.ts';

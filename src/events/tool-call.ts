@@ -39,8 +39,25 @@ export interface ToolCallEvent {
 export type ToolCallAction =
   | { readonly kind: 'run' }
   | { readonly kind: 'rewrite'; readonly args: unknown }
-  | { readonly kind: 'skip'; readonly reason: string; readonly args?: unknown }
+  | {
+      readonly kind: 'skip';
+      readonly reason: string;
+      readonly args?: unknown;
+      /**
+       * Set when the skip stands for an `ask` (PreToolUse `permissionDecision: "ask"`): a host
+       * with a person to ask (`hookwire run` at a terminal) asks them instead; any other host
+       * skips with `reason`, as a headless run must.
+       */
+      readonly ask?: ToolCallAsk;
+    }
   | { readonly kind: 'stop'; readonly reason: string; readonly args?: unknown };
+
+/** Who asked for approval of a tool call, and why (see `ToolCallAction.ask`). */
+export interface ToolCallAsk {
+  /** `hook "guard" (PreToolUse)`. */
+  readonly by: string;
+  readonly reason: string;
+}
 const RUN = Object.freeze({ kind: 'run' as const });
 export const ToolCallAction = {
   run: (): ToolCallAction => RUN,
@@ -50,6 +67,11 @@ export const ToolCallAction = {
     effectiveArgs.length === 0
       ? { kind: 'skip', reason }
       : { kind: 'skip', reason, args: effectiveArgs[0] },
+  /**
+   * Asks a person before the call runs (a skip with `ask`; see the type): `reason` is the skip's
+   * reason where nobody can be asked, `ask` what the prompt shows.
+   */
+  ask: (reason: string, ask: ToolCallAsk): ToolCallAction => ({ kind: 'skip', reason, ask }),
   /** `effectiveArgs`: the rewritten arguments in force when stopping (see the type's doc). */
   stop: (reason: string, ...effectiveArgs: [args?: unknown]): ToolCallAction =>
     effectiveArgs.length === 0
@@ -160,6 +182,8 @@ export const toolCall: EventDefinition<
       // skip or stop. Carrying `args`, the member (typically a nested stack) rewrote before it:
       // its arguments are the effective ones. Otherwise an earlier rewrite survives the skip/stop.
       if ('args' in action || !state.rewritten) return action;
+      if (action.kind === 'skip' && action.ask !== undefined)
+        return { ...action, args: state.args };
       return action.kind === 'skip'
         ? ToolCallAction.skip(action.reason, state.args)
         : ToolCallAction.stop(action.reason, state.args);
@@ -198,7 +222,13 @@ export const toolCall: EventDefinition<
     }),
     toAction(outcome, _event, reasons) {
       if (outcome.stopped) return ToolCallAction.stop(reasons.stop());
-      if (outcome.denied) return ToolCallAction.skip(reasons.deny());
+      if (outcome.denied)
+        return outcome.asks === undefined
+          ? ToolCallAction.skip(reasons.deny())
+          : ToolCallAction.ask(reasons.deny(), {
+              by: outcome.asks.map((ask) => ask.by).join(', '),
+              reason: outcome.asks.map((ask) => ask.reason).join('; '),
+            });
       if ('args' in outcome) return ToolCallAction.rewrite(outcome.args);
       return ToolCallAction.run();
     },

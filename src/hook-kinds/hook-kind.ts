@@ -290,6 +290,11 @@ export interface HookRunOutcome {
   readonly text?: string;
   /** Set when this hook denies: exit 2, a JSON deny, or a fail-closed failure. */
   readonly denial?: string;
+  /**
+   * Set beside `denial` when the denial is a PreToolUse `permissionDecision: "ask"`: who asked
+   * and why (a host with a person to ask asks them instead of denying).
+   */
+  readonly asks?: { readonly by: string; readonly reason: string };
   /** A non-blocking problem to report as a warning. */
   readonly warning?: string;
   /** What the hook was seen to print, and whether it ran out of time: for records and traces. */

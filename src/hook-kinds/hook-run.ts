@@ -103,8 +103,16 @@ export function interpretAnswer(
     return failure('warning', `printed output that does not decode: ${decoded.error.message}`);
   const output = decoded.value;
   const denial = deniedBy(event, output, label);
-  if (denial !== undefined)
-    return { hook, record: { ...base, status: 'blocked', detail: denial }, output, denial };
+  if (denial !== undefined) {
+    const asks = askOf(output, label);
+    return {
+      hook,
+      record: { ...base, status: 'blocked', detail: denial },
+      output,
+      denial,
+      ...(asks === undefined ? {} : { asks }),
+    };
+  }
   return { hook, record: { ...base, status: 'ok' }, output };
 }
 
@@ -199,4 +207,19 @@ function deniedBy(event: HookEventName, output: HookOutput, label: string): stri
   if (output.decision === 'deny' && externalSide(event).can.deny)
     return output.reason ?? `denied by ${label} (no reason given)`;
   return undefined;
+}
+
+/** A PreToolUse `permissionDecision: "ask"` (and no outright deny): who asked and why. */
+function askOf(
+  output: HookOutput,
+  label: string,
+): { readonly by: string; readonly reason: string } | undefined {
+  const specific = output.hookSpecificOutput as
+    | { permissionDecision?: string; permissionDecisionReason?: string }
+    | undefined;
+  if (specific?.permissionDecision !== 'ask' || output.decision === 'deny') return undefined;
+  return {
+    by: label,
+    reason: specific.permissionDecisionReason ?? output.reason ?? `${label} asks for approval`,
+  };
 }

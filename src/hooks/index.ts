@@ -60,6 +60,7 @@ export {
   type TextDeltaEvent,
   type ToolCallDeltaEvent,
   type McpContext,
+  type ToolCallAsk,
   type ToolCallEvent,
   type ToolFailureEvent,
   type ToolOutcome,

@@ -38,7 +38,7 @@ import {
   TRANSCRIPT_VERSION,
   type RepairedHistory,
 } from './transcript.ts';
-import type { AgentPermissions } from './permission-step.ts';
+import type { AgentPermissions, PermissionApprover } from './permission-step.ts';
 import { subagentConfig, withAgentTool, type SubagentOptions } from './subagent.ts';
 import { isoTime } from './timestamp.ts';
 
@@ -78,6 +78,12 @@ export interface AgentOptions {
    * `AgentPermissions`). Default: none, and every call runs.
    */
   readonly permissions?: AgentPermissions;
+  /**
+   * A person who answers permission prompts (`hookwire run` at a terminal): a call that the
+   * rules, the mode or a PreToolUse hook's `ask` leave undecided, and that no PermissionRequest
+   * hook decides, is put to them. Default none: such a call is refused (headless).
+   */
+  readonly approver?: PermissionApprover;
   /**
    * Where the run's spans go (session, turns, model calls, tool calls, hook runs; see
    * docs/telemetry.md). Default none: no span is built. For OpenTelemetry, pass
@@ -183,6 +189,7 @@ export function createAgent(options: AgentOptions): Agent {
     invalidToolCallsPerTurn,
     closingHookBudgetMs: options.closingHookBudgetMs ?? DEFAULT_CLOSING_HOOK_BUDGET_MS,
     permissions: options.permissions,
+    approver: options.approver,
     tracer: options.tracer,
     subagents,
     depth: 0,

@@ -40,6 +40,9 @@ export {
   decideCall,
   permissionCallOf,
   type AgentPermissions,
+  type ApprovalAnswer,
+  type ApprovalRequest,
+  type PermissionApprover,
   type PermissionOutcome,
 } from './permission-step.ts';
 export {

@@ -2,7 +2,7 @@
  * The loop's side of the permission check (`resolvePermission` in src/hooks/permissions/, shared
  * with the AI SDK's wrapped tools): PermissionRequest and the `permission_prompt` Notification
  * fire through the run's hooks, awaited no longer than the run lives, their outcomes reported on
- * the event stream.
+ * the event stream; the agent's `approver` (a terminal) is asked when no hook decides.
  */
 import {
   resolvePermission,
@@ -16,6 +16,9 @@ export {
   decideCall,
   permissionCallOf,
   type AgentPermissions,
+  type ApprovalAnswer,
+  type ApprovalRequest,
+  type PermissionApprover,
   type PermissionOutcome,
 } from '../hooks/permissions/index.ts';
 
@@ -41,6 +44,9 @@ export function checkPermission(
           (action) => (action.kind === 'deny' ? { kind: 'deny', reason: action.message } : action),
         ),
       notification: async (event) => run.fire('notification', () => event),
+      ...(run.config.approver === undefined ? {} : { approver: run.config.approver }),
+      signal: run.signal,
+      ...(run.child === undefined ? {} : { agentName: run.child.agent.type }),
     },
     validate,
   );

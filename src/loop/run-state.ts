@@ -23,7 +23,7 @@ import { CancelledError } from './loop-error.ts';
 import { RunEventChannel, type RunEvent, type RunStatus } from './run-events.ts';
 import type { ToolRegistry } from './tool-registry.ts';
 import type { SessionLock } from './session-lock.ts';
-import type { AgentPermissions } from './permission-step.ts';
+import type { AgentPermissions, PermissionApprover } from './permission-step.ts';
 import type { TranscriptRecord, TranscriptWriter } from './transcript.ts';
 import type { ObservedHookRun } from '../events/observed-hook-run.ts';
 import { traceHookRun } from './run-telemetry.ts';
@@ -44,6 +44,8 @@ export interface AgentConfig {
   readonly closingHookBudgetMs: number;
   /** The permission layer; `undefined`: every call runs (see `AgentPermissions`). */
   readonly permissions: AgentPermissions | undefined;
+  /** Who answers permission prompts; `undefined`: nobody (headless, see `AgentOptions.approver`). */
+  readonly approver: PermissionApprover | undefined;
   /** Where spans go; none by default (no span is built). */
   readonly tracer: LoopTracer | undefined;
   /** The `agent` tool's types and depth limit; `undefined`: no subagents. */

@@ -21,6 +21,7 @@ import {
   toolCallResolution,
   type InvalidToolCallReason,
   type McpContext,
+  type ToolCallAsk,
   type ToolCallEvent,
 } from '../events/index.ts';
 import { CancelledError, LoopError } from './loop-error.ts';
@@ -28,7 +29,7 @@ import type { RunState, TurnEnd, TurnState } from './run-state.ts';
 import { endToolCallSpan, startToolCallSpan, type ToolCallStatus } from './run-telemetry.ts';
 import type { LoopSpan } from './tracer.ts';
 import { ToolRegistry } from './tool-registry.ts';
-import { checkPermission } from './permission-step.ts';
+import { checkPermission, type AgentPermissions } from './permission-step.ts';
 import { isSubagentTool, runSubagent } from './subagent.ts';
 import { isoTime } from './timestamp.ts';
 
@@ -434,6 +435,8 @@ function toolEventFields(run: RunState, toolName: string): { readonly mcpContext
   return mcpContext === undefined ? NO_FIELDS : { mcpContext };
 }
 const NO_FIELDS = Object.freeze({});
+/** The permission layer a hook's `ask` is put through when the agent has none of its own. */
+const NO_RULES: AgentPermissions = { rules: { allow: [], deny: [], ask: [] } };
 
 async function executeCallBody(run: RunState, plan: Plan): Promise<CallOutcome> {
   const call = plan.call;
@@ -441,6 +444,7 @@ async function executeCallBody(run: RunState, plan: Plan): Promise<CallOutcome> 
   let args = plan.args;
   let skipReason = plan.kind === 'skip' ? plan.reason : undefined;
   let stop: string | undefined;
+  let hookAsk: ToolCallAsk | undefined;
 
   if (plan.kind === 'run') {
     const event: ToolCallEvent = {
@@ -455,7 +459,10 @@ async function executeCallBody(run: RunState, plan: Plan): Promise<CallOutcome> 
     if (action !== undefined) {
       // The final action says whether the arguments were rewritten (a skip/stop carries them).
       args = toolCallResolution(action, event).args;
-      if (action.kind === 'skip') skipReason = action.reason;
+      // A hook's `ask` goes to the person at the terminal when there is one, else it skips.
+      if (action.kind === 'skip' && action.ask !== undefined && run.config.approver !== undefined)
+        hookAsk = action.ask;
+      else if (action.kind === 'skip') skipReason = action.reason;
       if (action.kind === 'stop') {
         stop = action.reason;
         skipReason = `the run was stopped: ${action.reason}`;
@@ -463,13 +470,19 @@ async function executeCallBody(run: RunState, plan: Plan): Promise<CallOutcome> 
     }
   }
   // Permission rules and mode decide after PreToolUse, on the arguments as rewritten.
-  const permissions = run.config.permissions;
+  const permissions = run.config.permissions ?? (hookAsk === undefined ? undefined : NO_RULES);
   if (plan.kind === 'run' && skipReason === undefined && permissions !== undefined) {
     const registry = run.config.tools;
     const outcome = await checkPermission(
       run,
       permissions,
-      { toolName: call.name, toolCallId: call.id, args, ...fields },
+      {
+        toolName: call.name,
+        toolCallId: call.id,
+        args,
+        ...fields,
+        ...(hookAsk === undefined ? {} : { hookAsk }),
+      },
       (candidate) => {
         const validation = registry?.validate(call.name, candidate);
         return validation === undefined || validation.ok ? undefined : validation.errors;

@@ -557,6 +557,7 @@ describe('the turn around the call', () => {
       'hook-run', // SessionStart
       'turn-start',
       'human',
+      'model-call', // the step, for hookwire trace and hooks stats
       'ai',
       'turn-end',
       'hook-run', // SessionEnd

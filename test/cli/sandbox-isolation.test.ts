@@ -10,7 +10,7 @@ import { access, constants, mkdtemp, readFile, rm, writeFile } from 'node:fs/pro
 import { createServer, type Server } from 'node:net';
 import { join } from 'node:path';
 import { describe, expect, it, onTestFinished } from 'vitest';
-import { findBwrap } from '../../src/hook-kinds/command/index.ts';
+import { findBwrap } from '../../src/hook-kinds/group/index.ts';
 import {
   MAIN,
   REPOSITORY,

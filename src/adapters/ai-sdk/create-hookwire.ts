@@ -30,6 +30,7 @@ import {
   type StopCondition,
   type StreamTextResult,
   type TextStreamPart,
+  type ToolLoopAgentSettings,
   type ToolSet,
 } from 'ai';
 import type { HookStack } from '../../hooks/stack/hook-stack.ts';
@@ -48,6 +49,9 @@ import {
   wrapModelWithHooks,
 } from './hookwire-middleware.ts';
 import { fromModelMessages, lastUserText, withPromptContext } from './model-messages.ts';
+import { withStepRecords } from './step-records.ts';
+import { hookedToolApproval } from './tool-approval.ts';
+import { hookwireAgent, type HookwireAgent } from './tool-loop-agent.ts';
 import { isWrapped, markWrapped, wrapTools } from './wrap-tools.ts';
 
 type Context = Record<string, unknown>;
@@ -136,6 +140,20 @@ export interface Hookwire {
    * tool (`async *execute`) keeps streaming: see `wrapTool`.
    */
   wrapTools<TOOLS extends ToolSet>(tools: TOOLS): TOOLS;
+  /**
+   * A `ToolLoopAgent` (the AI SDK's agent class) made from the settings `new ToolLoopAgent(...)`
+   * takes, with hookwire around each `generate` / `stream` as around `hw.generateText` /
+   * `hw.streamText`: the turn's hooks, the model and tools wrapped, tools with `needsApproval`
+   * put to PermissionRequest hooks first. See `HookwireAgent`.
+   */
+  toolLoopAgent<
+    CALL_OPTIONS = never,
+    TOOLS extends ToolSet = ToolSet,
+    CONTEXT extends Context = Context,
+    OUTPUT extends OutputInterface = never,
+  >(
+    settings: ToolLoopAgentSettings<CALL_OPTIONS, TOOLS, CONTEXT, OUTPUT>,
+  ): HookwireAgent<CALL_OPTIONS, TOOLS, CONTEXT, OUTPUT>;
   /** The middleware `wrapModel` applies, to compose with other middleware. */
   middleware(): LanguageModelV4Middleware;
   /** Fires SessionEnd and stops every hook process and server. Idempotent. */
@@ -285,14 +303,23 @@ class AiSdkHookwire implements Hookwire {
         hooks.observes('toolCall') ||
         hooks.observes('toolResult') ||
         hooks.observes('toolFailure'));
-    if (!modelHooks && !toolHooks) return options;
-    return {
+    // A tool's `needsApproval` is put to PermissionRequest hooks first (see tool-approval.ts).
+    const toolApproval = hookedToolApproval(this.#session, options, scope);
+    // With a transcript, the steps are recorded (see step-records.ts); the wrapped model counts
+    // the calls the hook runs are placed in.
+    const recording = this.#session.recording;
+    if (!modelHooks && !toolHooks && toolApproval === undefined && !recording) return options;
+    const prepared: T = {
       ...options,
-      ...(modelHooks ? { model: this.wrapModel(options.model as WrappableModel) } : {}),
+      ...(toolApproval === undefined ? {} : { toolApproval }),
+      ...(modelHooks || recording
+        ? { model: this.wrapModel(options.model as WrappableModel) }
+        : {}),
       ...(toolHooks && options.tools !== undefined ? { tools: this.wrapTools(options.tools) } : {}),
       // A stop from a model or tool hook ends the call after the current step.
       stopWhen: stopWhenWith(options.stopWhen as StopWhen, scope),
     };
+    return withStepRecords(this.#session, scope, prepared);
   }
 
   /**
@@ -453,6 +480,30 @@ class AiSdkHookwire implements Hookwire {
   >(
     options: GenerateTextOptions<TOOLS, CONTEXT, OUTPUT>,
   ): Promise<GenerateTextResult<TOOLS, CONTEXT, OUTPUT>> {
+    return this.#generateTurn(options, aiGenerateText);
+  }
+
+  toolLoopAgent<
+    CALL_OPTIONS = never,
+    TOOLS extends ToolSet = ToolSet,
+    CONTEXT extends Context = Context,
+    OUTPUT extends OutputInterface = never,
+  >(
+    settings: ToolLoopAgentSettings<CALL_OPTIONS, TOOLS, CONTEXT, OUTPUT>,
+  ): HookwireAgent<CALL_OPTIONS, TOOLS, CONTEXT, OUTPUT> {
+    return hookwireAgent(settings, {
+      generate: (options, call) => this.#generateTurn(options, call),
+      stream: (options, call) => this.#streamTurn(options, call),
+    });
+  }
+
+  /** `generateText`'s turn around `call` (the AI SDK's `generateText`, or an agent's round). */
+  #generateTurn<TOOLS extends ToolSet, CONTEXT extends Context, OUTPUT extends OutputInterface>(
+    options: GenerateTextOptions<TOOLS, CONTEXT, OUTPUT>,
+    call: (
+      options: GenerateTextOptions<TOOLS, CONTEXT, OUTPUT>,
+    ) => Promise<GenerateTextResult<TOOLS, CONTEXT, OUTPUT>>,
+  ): Promise<GenerateTextResult<TOOLS, CONTEXT, OUTPUT>> {
     const signal = options.abortSignal ?? undefined;
     const scope = new RunScope(this.#session, signal, false);
     let prepared: typeof options;
@@ -464,7 +515,7 @@ class AiSdkHookwire implements Hookwire {
     // Nothing wrapped and nothing for the turn to do (no turn hook, no context to add, no
     // transcript): the AI SDK's own call, with not even a promise of ours around it.
     if (prepared === options && !needsScope(options, prepared) && this.#turnIsIdle())
-      return aiGenerateText(options);
+      return call(options);
     const body = async (): Promise<GenerateTextResult<TOOLS, CONTEXT, OUTPUT>> => {
       const opened = await this.#open(scope, messagesOf(options));
       const turn = { prompt: opened.prompt, continuations: 0, number: opened.turn };
@@ -476,7 +527,7 @@ class AiSdkHookwire implements Hookwire {
         try {
           // The caller's own prompt when no hook changed it: the AI SDK validates `messages` and
           // not a string `prompt`, and an unchanged call must cost what the bare call costs.
-          result = await aiGenerateText(
+          result = await call(
             history === opened.messages && !opened.changed
               ? prepared
               : withMessages(prepared, history),
@@ -524,6 +575,17 @@ class AiSdkHookwire implements Hookwire {
   >(
     options: StreamTextOptions<TOOLS, CONTEXT, OUTPUT>,
   ): HookwireStreamTextResult<TOOLS, CONTEXT, OUTPUT> {
+    return this.#streamTurn(options, aiStreamText);
+  }
+
+  /** `streamText`'s turn around `call` (the AI SDK's `streamText`, or an agent's round). */
+  #streamTurn<TOOLS extends ToolSet, CONTEXT extends Context, OUTPUT extends OutputInterface>(
+    options: StreamTextOptions<TOOLS, CONTEXT, OUTPUT>,
+    call: (
+      options: StreamTextOptions<TOOLS, CONTEXT, OUTPUT>,
+    ) =>
+      StreamTextResult<TOOLS, CONTEXT, OUTPUT> | Promise<StreamTextResult<TOOLS, CONTEXT, OUTPUT>>,
+  ): HookwireStreamTextResult<TOOLS, CONTEXT, OUTPUT> {
     type Part = TextStreamPart<TOOLS>;
     type Round = StreamTextResult<TOOLS, CONTEXT, OUTPUT>;
     const signal = options.abortSignal ?? undefined;
@@ -545,7 +607,7 @@ class AiSdkHookwire implements Hookwire {
       for (;;) {
         let failure: unknown;
         let aborted = false;
-        const round = aiStreamText(
+        const round = await call(
           history === opened.messages && !opened.changed
             ? prepared
             : withMessages(prepared, history),

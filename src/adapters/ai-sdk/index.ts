@@ -8,6 +8,7 @@ export {
   type HookwireStreamTextResult,
   type StreamTextOptions,
 } from './create-hookwire.ts';
+export type { HookwireAgent } from './tool-loop-agent.ts';
 // The middleware and the tool wrapper need an instance: use `hw.middleware()`, `hw.wrapTools()`.
 export { ToolCallDeniedError } from './wrap-tools.ts';
 export {

@@ -40,6 +40,7 @@ import {
   TranscriptWriter,
   type TranscriptRecord,
 } from '../../loop/transcript.ts';
+import { reportToStderr } from './default-report.ts';
 import type { HookwireCore } from './run-scope.ts';
 
 /** Options of an embedded hookwire session (`createHookwire`). */
@@ -90,7 +91,12 @@ export interface HookwireOptions {
   readonly stopContinuationsPerTurn?: number;
   /** Time given to Interrupt, StopFailure and SessionEnd hooks, in ms. Default 1500. */
   readonly closingHookBudgetMs?: number;
-  /** Receives hook messages (`systemMessage`) and warnings. Default: written to the transcript only. */
+  /**
+   * Receives hook messages (`systemMessage`) and warnings (a hook that failed, timed out or
+   * answered a wrong shape; a hook skipped as untrusted). Default: warnings are written to
+   * stderr, one line each, and messages are not shown; both go to the transcript when there is
+   * one. Pass a function to route them elsewhere (a logger, the app's UI); `() => {}` silences.
+   */
   readonly onReport?: (report: HookReport) => void;
   /** Called for every command-hook run as it settles. */
   readonly onHookRun?: (record: HookRunRecord) => void;
@@ -124,7 +130,7 @@ export class EmbeddedSession implements HookwireCore {
   pendingContext: string | undefined;
   readonly #hookSession: HookSession;
   readonly #transcript: TranscriptWriter | undefined;
-  readonly #onReport: ((report: HookReport) => void) | undefined;
+  readonly #onReport: (report: HookReport) => void;
   #turns = 0;
   /** False when the host agent fires its own SessionStart/SessionEnd (the Claude Agent SDK). */
   readonly #sessionEvents: boolean;
@@ -145,7 +151,7 @@ export class EmbeddedSession implements HookwireCore {
     this.session = session;
     this.#transcript = transcript;
     this.agentName = options.agentName;
-    this.#onReport = options.onReport;
+    this.#onReport = options.onReport ?? reportToStderr;
     this.stopContinuationsPerTurn =
       options.stopContinuationsPerTurn ?? DEFAULT_STOP_CONTINUATIONS_PER_TURN;
     this.closingHookBudgetMs = options.closingHookBudgetMs ?? DEFAULT_CLOSING_HOOK_BUDGET_MS;
@@ -171,7 +177,7 @@ export class EmbeddedSession implements HookwireCore {
 
   report(report: HookReport): void {
     this.record({ type: 'hook-report', report, time: now() });
-    this.#onReport?.(report);
+    this.#onReport(report);
   }
 
   /** Appends a transcript record (nothing without a transcript). */
@@ -199,6 +205,11 @@ export class EmbeddedSession implements HookwireCore {
         this.recordHookRun(run, 0);
       },
     };
+  }
+
+  /** The number of the turn in progress (the last started); 0 before the first. */
+  get currentTurn(): number {
+    return this.#turns;
   }
 
   /** True when the session writes a transcript (records are worth building). */

@@ -24,6 +24,7 @@ import type { OutputFormat } from '../output/run-output.ts';
 import { otlpExportRequested, startOtlpExport, type OtlpExport } from '../otlp-export.ts';
 import { packageVersion } from '../package-version.ts';
 import { readStdin } from '../read-stdin.ts';
+import { terminalApprover } from '../terminal-approver.ts';
 import type { RecordingModel } from '../recording-model.ts';
 import {
   openCommandHookSession,
@@ -227,6 +228,13 @@ export async function runCommand(
     };
     return [signal, handler] as const;
   });
+  // At a terminal, an `ask` nobody's hook decides is put to the user (headless: refused); Ctrl-C
+  // at the prompt cancels the run as SIGINT does.
+  const approver = terminalApprover({
+    onInterrupt: () => {
+      onSignal('SIGINT');
+    },
+  });
   try {
     const modelOf = (spec: string) => resolveModel(spec, modelOptions);
     const baseModel = await modelOf(options.model);
@@ -269,6 +277,7 @@ export async function runCommand(
       model: recording ?? baseModel,
       tools,
       ...(permissions === undefined ? {} : { permissions }),
+      ...(approver === undefined ? {} : { approver }),
       hooks,
       cwd: projectDir,
       ...(maxModelCalls === undefined ? {} : { maxModelCalls }),

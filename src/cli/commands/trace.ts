@@ -34,9 +34,10 @@ export async function traceCommand(
   const file = resolve(options.out ?? `${session.sessionId}.trace.html`);
   await writeFile(file, html);
   const denials = model.decisions.deny + model.decisions.stop;
-  const failures = model.problems.filter((run) => run.problem === 'failure').length;
+  const failures =
+    model.problems.filter((run) => run.problem === 'failure').length + model.toolErrors.length;
   writeStdout(
-    `Wrote ${file}: ${model.steps.filter((step) => step.call !== undefined).length} model calls, ${model.hookRunCount} hook runs (${denials} denials or stops, ${failures} failures). Open it in a browser.\n`,
+    `Wrote ${file}: ${model.modelCallCount} model calls, ${model.hookRunCount} hook runs (${denials} denials or stops, ${failures} failures). Open it in a browser.\n`,
   );
   return 0;
 }

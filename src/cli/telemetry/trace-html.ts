@@ -2,8 +2,11 @@
  * The page `hookwire trace` writes: one self-contained HTML file (inline CSS, inline script, the
  * timeline as JSON inside it; no network, no external asset) that draws a session — an overview
  * strip of every step, the denials and failures listed first, then each step's model call, tool
- * calls and hook runs as bars on the step's own time scale, hook bars coloured by decision. A
- * click on a hook run shows everything recorded of it, payload and answer included.
+ * calls and hook runs as bars on the step's own time scale, hook bars coloured by decision (a Stop
+ * hook's block drawn as a continuation of the turn), a subagent's model and tool calls nested
+ * under its `agent` call. The model's text and each tool call's arguments and result sit under
+ * their row, collapsed (`<details>`), bounded by the model (`TRACE_TEXT_LIMIT`). A click on a
+ * hook run shows everything recorded of it, payload and answer included.
  *
  * Every piece of recorded text reaches the page through `textContent`, never as markup, so
  * nothing a hook or a model wrote can inject script into it.
@@ -12,7 +15,7 @@ import type { TraceModel } from './trace-model.ts';
 
 const STYLE = String.raw`
 :root { --allow:#2e7d32; --deny:#c62828; --stop:#6a1b9a; --rewrite:#1565c0; --context:#00838f;
-  --failure:#ef6c00; --model:#607d8b; --tool:#8d6e63; --ink:#1c1f23; --muted:#5f6b76;
+  --failure:#ef6c00; --continue:#f9a825; --model:#607d8b; --tool:#8d6e63; --ink:#1c1f23; --muted:#5f6b76;
   --line:#e3e7eb; --bg:#f7f8fa; font-family: system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; }
 * { box-sizing: border-box; }
 [hidden] { display: none !important; }
@@ -68,6 +71,15 @@ main { margin: 0 20px 40px; }
 .swatch-allow { --swatch: var(--allow); } .swatch-deny { --swatch: var(--deny); }
 .swatch-stop { --swatch: var(--stop); } .swatch-rewrite { --swatch: var(--rewrite); }
 .swatch-context { --swatch: var(--context); } .swatch-failure { --swatch: var(--failure); }
+.swatch-continue { --swatch: var(--continue); }
+.io { margin: 0 0 2px 268px; display: flex; flex-wrap: wrap; gap: 4px 12px; }
+.io.nested { margin-left: 284px; }
+.io details { max-width: 100%; }
+.io summary { cursor: pointer; color: var(--muted); font-size: 12px; }
+.io pre { background: #f6f8fa; border: 1px solid var(--line); border-radius: 4px; padding: 6px; margin: 2px 0;
+  white-space: pre-wrap; word-break: break-word; max-height: 240px; overflow: auto; font-size: 12px; }
+.subagent { margin: 2px 0 4px 16px; padding: 2px 0 2px 8px; border-left: 3px solid #cfd8dc; }
+.subagent .caption { color: var(--muted); font-size: 12px; }
 #details { position: fixed; top: 0; right: 0; width: min(520px, 45vw); height: 100vh; overflow: auto;
   background: #fff; border-left: 1px solid var(--line); box-shadow: -6px 0 18px rgba(0,0,0,.08);
   padding: 14px 16px; }
@@ -88,7 +100,7 @@ const SCRIPT = String.raw`
   'use strict';
   var data = JSON.parse(document.getElementById('trace-data').textContent);
   var DECISIONS = ['allow', 'deny', 'stop', 'rewrite', 'context'];
-  var VERB = { allow: 'allowed', deny: 'denied', stop: 'stopped the run', rewrite: 'rewrote', context: 'added context' };
+  var VERB = { allow: 'allowed', deny: 'denied', stop: 'stopped the run', rewrite: 'rewrote', context: 'added context', 'continue': 'continued the turn' };
 
   function el(tag, props, children) {
     var node = document.createElement(tag);
@@ -109,12 +121,14 @@ const SCRIPT = String.raw`
   function offset(value) { return '+' + (value / 1000).toFixed(2) + ' s'; }
   function short(text, length) { text = String(text); return text.length > length ? text.slice(0, length - 1) + '…' : text; }
   function isFailure(run) { return run.status !== 'ok' && run.status !== 'blocked'; }
-  function swatch(run) { return 'swatch-' + run.decision; }
+  // A Stop block continues the turn: drawn as a continuation, not as a denial.
+  function decisionOf(run) { return run.continuation ? 'continue' : run.decision; }
+  function swatch(run) { return 'swatch-' + decisionOf(run); }
 
   // Header -----------------------------------------------------------------------------------
-  var modelCalls = 0, toolCalls = 0;
-  data.steps.forEach(function (step) { if (step.call) modelCalls++; toolCalls += step.toolCalls.length; });
-  var failures = data.problems.filter(function (run) { return run.problem === 'failure'; }).length;
+  // The session's calls, its subagents' included; tool errors are failures beside the hooks'.
+  var modelCalls = data.modelCallCount, toolCalls = data.toolCallCount;
+  var failures = data.problems.filter(function (run) { return run.problem === 'failure'; }).length + data.toolErrors.length;
   var denials = data.problems.filter(function (run) { return run.decision === 'deny' || run.decision === 'stop'; }).length;
   var header = document.getElementById('summary');
   function chip(label, count, extra) {
@@ -127,6 +141,7 @@ const SCRIPT = String.raw`
   DECISIONS.forEach(function (decision) {
     if (data.decisions[decision] > 0) header.appendChild(chip(decision, data.decisions[decision], 'decision swatch-' + decision));
   });
+  if (data.continuations > 0) header.appendChild(chip('continuations', data.continuations, 'decision swatch-continue'));
   if (failures > 0) header.appendChild(chip('failures', failures, 'decision swatch-failure'));
 
   // Details panel ----------------------------------------------------------------------------
@@ -143,7 +158,7 @@ const SCRIPT = String.raw`
     details.appendChild(el('button', { className: 'close', text: '×', title: 'Close', 'aria-label': 'Close', onclick: function () { details.hidden = true; if (selected) selected.classList.remove('selected'); } }));
     details.appendChild(el('h2', { text: runLabel(run) }));
     var rows = [
-      ['Decision', run.decision], ['Status', run.status], ['Reason', run.reason], ['Event', run.event],
+      ['Decision', run.continuation ? 'block (the turn continued)' : run.decision], ['Status', run.status], ['Reason', run.reason], ['Event', run.event],
       ['Subagent', run.agentId === undefined ? undefined : run.agentType + ' (' + run.agentId + ')'],
       ['Hook', run.hook], ['Kind', run.kind], ['Dialect', run.dialect], ['Matcher', run.matcher],
       ['Turn · step', run.turn + ' · ' + run.modelCall], ['Tool call', run.toolCallId],
@@ -185,17 +200,60 @@ const SCRIPT = String.raw`
     var failure = isFailure(run);
     var row = el('div', {
       className: 'row hook ' + swatch(run) + (failure ? ' failure' : '') + (nested ? ' nested' : ''),
-      'data-hook-run': String(run.index), 'data-decision': run.decision, 'data-status': run.status,
+      'data-hook-run': String(run.index), 'data-decision': decisionOf(run), 'data-status': run.status,
       'data-problem': run.problem || '', 'data-hook': run.hook, 'data-agent-id': run.agentId || '', role: 'button', tabindex: '0',
-      title: runLabel(run) + ': ' + run.decision + (run.reason ? ' — ' + run.reason : ''),
+      title: runLabel(run) + ': ' + (run.continuation ? 'continued the turn' : run.decision) + (run.reason ? ' — ' + run.reason : ''),
       onclick: function () { show(run); },
       onkeydown: function (event) { if (event.key === 'Enter' || event.key === ' ') { event.preventDefault(); show(run); } }
     }, [
       el('span', { className: 'label', text: runLabel(run) }),
       el('span', { className: 'track' }, [bar(run.start, run.end, step.start, step.end - step.start)]),
-      el('span', { className: 'value' }, [el('b', { text: run.decision }), ' · ' + duration(run.durationMs) + (run.timedOut ? ' · timed out' : failure ? ' · ' + run.status : '')])
+      el('span', { className: 'value' }, [el('b', { text: run.continuation ? 'continued' : run.decision }), ' · ' + duration(run.durationMs) + (run.timedOut ? ' · timed out' : failure ? ' · ' + run.status : '')])
     ]);
     return row;
+  }
+  // Text, arguments and results: collapsed until opened.
+  function io(parts, nested) {
+    var shownParts = parts.filter(function (part) { return part[1] !== undefined; });
+    if (shownParts.length === 0) return null;
+    return el('div', { className: 'io' + (nested ? ' nested' : '') }, shownParts.map(function (part) {
+      return el('details', { 'data-part': part[0] }, [el('summary', { text: part[0] }), el('pre', { text: pretty(part[1]) })]);
+    }));
+  }
+  function modelRow(call, from, span, nested) {
+    return el('div', { className: 'row model' + (call.status === 'failed' ? ' failed' : '') + (nested ? ' nested' : ''), 'data-row': 'model-call' }, [
+      el('span', { className: 'label', text: call.model ? 'chat ' + call.model : 'synthetic answer' }),
+      el('span', { className: 'track' }, [bar(call.start, call.end, from, span)]),
+      el('span', { className: 'value', text: call.status + ' · ' + duration(call.end - call.start) + (call.reason ? ' · ' + call.reason : '') })
+    ]);
+  }
+  function toolRow(tool, from, span, nested) {
+    return el('div', { className: 'row tool ' + tool.status + (nested ? ' nested' : ''), 'data-row': 'tool-call', 'data-tool-call': tool.toolCallId, 'data-status': tool.status }, [
+      el('span', { className: 'label', text: 'execute_tool ' + tool.toolName }),
+      el('span', { className: 'track' }, [bar(tool.start, tool.end, from, span)]),
+      el('span', { className: 'value', text: tool.status + ' · ' + duration(tool.end - tool.start) + (tool.error ? ' · ' + tool.error : '') })
+    ]);
+  }
+  // A subagent's own model and tool calls, under the agent call that ran it (and so on down).
+  function subagentBlock(subagent, from, span) {
+    var block = el('div', { className: 'subagent', 'data-subagent': subagent.agentId, 'data-agent-type': subagent.agentType });
+    block.appendChild(el('div', { className: 'caption', text: 'subagent ' + subagent.agentType + ' (' + subagent.agentId + ') · ' + subagent.modelCalls.length + ' model call(s) · ' + subagent.toolCalls.length + ' tool call(s)' }));
+    var calls = subagent.modelCalls.map(function (call) { return { at: call.start, model: call }; })
+      .concat(subagent.toolCalls.map(function (tool) { return { at: tool.start, tool: tool }; }))
+      .sort(function (a, b) { return a.at - b.at; });
+    calls.forEach(function (entry) {
+      if (entry.model) {
+        block.appendChild(modelRow(entry.model, from, span, true));
+        var text = io([['text', entry.model.text]], true);
+        if (text) block.appendChild(text);
+      } else {
+        block.appendChild(toolRow(entry.tool, from, span, true));
+        var parts = io([['arguments', entry.tool.args], ['result', entry.tool.result]], true);
+        if (parts) block.appendChild(parts);
+        if (entry.tool.subagent) block.appendChild(subagentBlock(entry.tool.subagent, from, span));
+      }
+    });
+    return block;
   }
   data.steps.forEach(function (step, stepIndex) {
     if (step.turn !== currentTurn) {
@@ -219,26 +277,23 @@ const SCRIPT = String.raw`
     section.appendChild(el('h3', { text: caption }));
     var span = step.end - step.start;
     if (call) {
-      section.appendChild(el('div', { className: 'row model' + (call.status === 'failed' ? ' failed' : ''), 'data-row': 'model-call' }, [
-        el('span', { className: 'label', text: call.model ? 'chat ' + call.model : 'synthetic answer' }),
-        el('span', { className: 'track' }, [bar(call.start, call.end, step.start, span)]),
-        el('span', { className: 'value', text: duration(call.end - call.start) + (call.reason ? ' · ' + call.reason : '') })
-      ]));
+      section.appendChild(modelRow(call, step.start, span, false));
+      var answer = io([['text', call.text]], false);
+      if (answer) section.appendChild(answer);
     }
     function under(run, tool) { return run.agentToolCallId !== undefined ? run.agentToolCallId === tool.toolCallId : run.toolCallId === tool.toolCallId; }
     var loose = step.hookRuns.filter(function (run) { return !step.toolCalls.some(function (tool) { return under(run, tool); }); });
     var firstTool = step.toolCalls.length > 0 ? step.toolCalls[0].start : Infinity;
     loose.filter(function (run) { return run.start < firstTool; }).forEach(function (run) { section.appendChild(hookRow(run, step, false)); });
     step.toolCalls.forEach(function (tool) {
-      section.appendChild(el('div', { className: 'row tool ' + tool.status, 'data-row': 'tool-call', 'data-tool-call': tool.toolCallId }, [
-        el('span', { className: 'label', text: 'execute_tool ' + tool.toolName }),
-        el('span', { className: 'track' }, [bar(tool.start, tool.end, step.start, span)]),
-        el('span', { className: 'value', text: tool.status + ' · ' + duration(tool.end - tool.start) + (tool.error ? ' · ' + tool.error : '') })
-      ]));
+      section.appendChild(toolRow(tool, step.start, span, false));
+      var parts = io([['arguments', tool.args], ['result', tool.result]], false);
+      if (parts) section.appendChild(parts);
       step.hookRuns.filter(function (run) { return under(run, tool); }).forEach(function (run) { section.appendChild(hookRow(run, step, true)); });
+      if (tool.subagent) section.appendChild(subagentBlock(tool.subagent, step.start, span));
     });
     loose.filter(function (run) { return run.start >= firstTool; }).forEach(function (run) { section.appendChild(hookRow(run, step, false)); });
-    if (step.hookRuns.some(function (run) { return run.decision === 'deny' || run.decision === 'stop'; })) section.classList.add('has-denial');
+    if (step.hookRuns.some(function (run) { return !run.continuation && (run.decision === 'deny' || run.decision === 'stop'); })) section.classList.add('has-denial');
     if (step.hookRuns.some(function (run) { return run.problem === 'failure'; })) section.classList.add('has-failure');
     main.appendChild(section);
   });
@@ -251,17 +306,26 @@ const SCRIPT = String.raw`
     if (row) { row.scrollIntoView({ block: 'center' }); }
     show(run);
   }
-  if (data.problems.length === 0) {
+  if (data.problems.length === 0 && data.toolErrors.length === 0) {
     problems.classList.add('none');
     problems.appendChild(el('h2', { text: 'No denials and no failures' }));
   } else {
-    problems.appendChild(el('h2', { text: 'Denials and failures (' + data.problems.length + ')' }));
+    problems.appendChild(el('h2', { text: 'Denials and failures (' + (data.problems.length + data.toolErrors.length) + ')' }));
     var list = el('ol');
     data.problems.forEach(function (run) {
       var what = run.problem === 'failure' ? (run.timedOut ? 'timed out' : 'failed (' + run.status + ')') + (run.failedClosed ? ', so it denied' : '') : VERB[run.decision];
       list.appendChild(el('li', { 'data-problem-run': String(run.index), className: run.problem === 'failure' ? 'swatch-failure' : swatch(run), onclick: function () { reveal(run); } }, [
         el('b', { text: (run.turn ? 'Turn ' + run.turn + ' · step ' + run.modelCall : 'Session') + ' · ' + runLabel(run) }),
         ' ' + what + (run.reason ? ': ' + short(run.reason, 200) : '')
+      ]));
+    });
+    data.toolErrors.forEach(function (failed) {
+      list.appendChild(el('li', { 'data-tool-error': failed.toolCallId, className: 'swatch-failure', onclick: function () {
+        var row = document.querySelector('[data-tool-call="' + failed.toolCallId + '"]');
+        if (row) row.scrollIntoView({ block: 'center' });
+      } }, [
+        el('b', { text: 'Turn ' + failed.turn + ' · step ' + failed.modelCall + ' · ' + (failed.agentType === undefined ? '' : '[' + failed.agentType + '] ') + 'tool ' + failed.toolName }),
+        ' failed: ' + short(failed.error, 200)
       ]));
     });
     problems.appendChild(list);
@@ -313,7 +377,8 @@ const SCRIPT = String.raw`
       row.hidden = !match;
     });
     document.querySelectorAll('section.step').forEach(function (section) {
-      section.hidden = (filter !== 'all' || hookFilter !== '') && section.querySelector('.row.hook:not([hidden])') === null;
+      var failedTool = filter === 'failures' && hookFilter === '' && section.querySelector('.row.tool.error') !== null;
+      section.hidden = (filter !== 'all' || hookFilter !== '') && !failedTool && section.querySelector('.row.hook:not([hidden])') === null;
     });
   }
   buttons.forEach(function (button) {
@@ -352,7 +417,7 @@ function embedded(model: TraceModel): string {
 /** The whole page for one session's timeline. */
 export function renderTraceHtml(model: TraceModel): string {
   const started = model.origin > 0 ? new Date(model.origin).toISOString() : 'unknown';
-  const legend = ['allow', 'deny', 'stop', 'rewrite', 'context', 'failure']
+  const legend = ['allow', 'deny', 'stop', 'rewrite', 'context', 'continue', 'failure']
     .map((name) => `<span class="swatch-${name}">${name}</span>`)
     .join('');
   return `<!doctype html>

@@ -43,6 +43,8 @@ export function combineOutcomes(
 ): CombinedOutcome {
   const can = externalSide(event).can;
   const denyReasons: string[] = [];
+  const asks: { readonly by: string; readonly reason: string }[] = [];
+  let deniedOutright = false;
   const stopReasons: string[] = [];
   const systemMessages: string[] = [];
   const additionalContexts: string[] = [];
@@ -64,8 +66,11 @@ export function combineOutcomes(
       // A guard that cannot answer denies what it guards. Where the event has no denial, the
       // closest safe outcome stands in: no tools for tool selection, stopping the run for the
       // advisory events that can stop it.
-      if (can.failClosed === 'deny') denyReasons.push(outcome.denial);
-      else if (can.failClosed === 'no-tools') toolChoices.push({ mode: 'none' });
+      if (can.failClosed === 'deny') {
+        denyReasons.push(outcome.denial);
+        if (outcome.asks === undefined) deniedOutright = true;
+        else asks.push(outcome.asks);
+      } else if (can.failClosed === 'no-tools') toolChoices.push({ mode: 'none' });
       else if (can.failClosed === 'stop') {
         stopped = true;
         stopReasons.push(outcome.denial);
@@ -119,6 +124,7 @@ export function combineOutcomes(
   return {
     denied: denyReasons.length > 0,
     denyReasons,
+    ...(asks.length > 0 && !deniedOutright ? { asks } : {}),
     stopped,
     stopReasons,
     systemMessages,

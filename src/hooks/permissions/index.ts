@@ -31,3 +31,10 @@ export type {
   PermissionCheckCall,
   PermissionOutcome,
 } from './permission-check.ts';
+export { approvalScope, sessionApprover } from './permission-approver.ts';
+export type {
+  ApprovalAnswer,
+  ApprovalRequest,
+  ApprovalScope,
+  PermissionApprover,
+} from './permission-approver.ts';

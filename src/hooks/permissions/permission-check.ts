@@ -3,8 +3,10 @@
  * order: PreToolUse hooks run first and may skip or rewrite the call; the permission rules and
  * mode then decide on the arguments as rewritten). `deny` refuses; `allow` runs; `ask` fires the
  * `PermissionRequest` event (in-process `onPermissionRequest` and settings-file
- * `PermissionRequest` hooks, one stack), and when no hook decides (a headless run has nobody else
- * to ask) the call is refused and a `permission_prompt` Notification fires.
+ * `PermissionRequest` hooks, one stack), and when no hook decides the host's `PermissionApprover`
+ * (a person at a terminal) is asked once, after a `permission_prompt` Notification; a host without
+ * one (a headless run has nobody else to ask) refuses the call, and the Notification says so.
+ * A PreToolUse hook's `ask` (`hookAsk`) asks the same way even where the rules would allow.
  *
  * Shared by every tool runner: the loop's tool step (`src/loop/permission-step.ts`) and the AI
  * SDK's wrapped tools (`hookwire/ai-sdk`). Each fires the two events through its own hooks with
@@ -26,6 +28,7 @@ import {
   type PermissionRules,
   type PermissionToolKinds,
 } from './permission-decision.ts';
+import type { ApprovalRequest, PermissionApprover } from './permission-approver.ts';
 import type { PermissionCall } from './permission-rule.ts';
 
 /**
@@ -55,6 +58,11 @@ export interface PermissionCheckCall {
   readonly args: unknown;
   /** An MCP tool's server and name on it: `mcp_context` of the PermissionRequest payload. */
   readonly mcpContext?: McpContext;
+  /**
+   * A PreToolUse hook asked (`permissionDecision: "ask"`): who and why. The call is asked for
+   * even when a rule or the mode would allow it (a deny rule still refuses it).
+   */
+  readonly hookAsk?: { readonly by: string; readonly reason: string };
 }
 
 /**
@@ -65,6 +73,12 @@ export interface PermissionCheckCall {
 export interface PermissionAsker {
   permissionRequest(event: PermissionRequestEvent): Promise<PermissionRequestAction | undefined>;
   notification(event: NotificationEvent): Promise<unknown>;
+  /** A person to ask when no hook decides (an interactive terminal). Absent: refuse. */
+  readonly approver?: PermissionApprover;
+  /** Ends a prompt in progress (the run's cancellation). */
+  readonly signal?: AbortSignal;
+  /** The subagent whose call it is, shown in the prompt; absent for the main agent. */
+  readonly agentName?: string;
 }
 
 async function realPathOrSelf(path: string): Promise<string> {
@@ -125,16 +139,32 @@ export async function resolvePermission(
   validate: (args: unknown) => string | undefined | Promise<string | undefined>,
 ): Promise<PermissionOutcome> {
   const decision = await decideCall(permissions, call.toolName, call.args, cwd);
-  if (decision.behavior === 'allow') return { kind: 'run', args: call.args };
+  if (decision.behavior === 'allow' && call.hookAsk === undefined)
+    return { kind: 'run', args: call.args };
   if (decision.behavior === 'deny')
     return { kind: 'refuse', reason: `Permission denied: ${decision.reason}.` };
 
   const mode = permissions.mode ?? 'default';
+  const reason = call.hookAsk?.reason ?? decision.reason;
+  const request: ApprovalRequest = {
+    toolName: call.toolName,
+    toolCallId: call.toolCallId,
+    args: call.args,
+    reason,
+    askedBy:
+      call.hookAsk?.by ??
+      (decision.rule === undefined
+        ? `the ${mode} permission mode`
+        : `the permission rule ${decision.rule.source}`),
+    ...(asker.agentName === undefined ? {} : { agentName: asker.agentName }),
+  };
+  // An earlier "allow always" at the terminal acts as a session allow rule.
+  if (asker.approver?.covers(request) === true) return { kind: 'run', args: call.args };
   const action = await asker.permissionRequest({
     toolName: call.toolName,
     toolCallId: call.toolCallId,
     args: call.args,
-    reason: decision.reason,
+    reason,
     mode,
     ...(decision.rule === undefined ? {} : { rule: decision.rule.source }),
     ...(call.mcpContext === undefined ? {} : { mcpContext: call.mcpContext }),
@@ -155,7 +185,11 @@ export async function resolvePermission(
     return { kind: 'run', args: action.updatedInput };
   }
 
-  const message = `${call.toolName} needs permission (${decision.reason}) and no PermissionRequest hook decided; the call was denied because nobody can be asked in a headless run.`;
+  const approver = asker.approver;
+  const message =
+    approver === undefined
+      ? `${call.toolName} needs permission (${reason}) and no PermissionRequest hook decided; the call was denied because nobody can be asked in a headless run.`
+      : `${call.toolName} needs permission (${reason}): waiting for an answer at the terminal.`;
   await asker.notification({
     notificationType: 'permission_prompt',
     message,
@@ -167,5 +201,14 @@ export async function resolvePermission(
       ...(decision.rule === undefined ? {} : { permission_rule: decision.rule.source }),
     },
   });
-  return { kind: 'refuse', reason: `Permission denied: ${message}` };
+  if (approver === undefined) return { kind: 'refuse', reason: `Permission denied: ${message}` };
+  const answer = await approver.ask(request, asker.signal);
+  if (answer !== 'deny') return { kind: 'run', args: call.args };
+  return {
+    kind: 'refuse',
+    reason:
+      asker.signal?.aborted === true
+        ? 'Permission denied: the run was cancelled while the approval prompt waited.'
+        : `Permission denied: the user denied ${call.toolName} at the terminal.`,
+  };
 }
