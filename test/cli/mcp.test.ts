@@ -148,6 +148,34 @@ describe('MCP tools in hookwire run', () => {
   });
 });
 
+describe('MCP answers over the size limit', () => {
+  it('an 11 MiB answer fails that call naming the limit; the run goes on, SessionEnd fires, exit 0', async () => {
+    const sandbox = await createSandbox();
+    const calls = join(sandbox.root, 'calls.jsonl');
+    const ended = join(sandbox.root, 'ended.jsonl');
+    const logger = await writeHookScript(sandbox.root, 'log.mjs', LOGGER_HOOK, [ended]);
+    await writeJson(join(sandbox.project, '.hookwire', 'settings.json'), {
+      mcpServers: { notes: stdioServer('notes', calls) },
+      hooks: { SessionEnd: [{ hooks: [{ type: 'command', command: logger }] }] },
+    });
+    const { results, code, stderr } = await runToolCalls(sandbox, [
+      ['mcp__notes__huge', { mib: 11 }],
+      ['mcp__notes__echo', { text: 'after' }],
+    ]);
+    expect(stderr).not.toContain('ReadBuffer');
+    expect(code).toBe(0);
+    expect(results.map((result) => [result.toolName, result.error ?? result.result])).toEqual([
+      [
+        'mcp__notes__huge',
+        expect.stringMatching(/over hookwire's limit of 10 MiB on one MCP message/),
+      ],
+      ['mcp__notes__echo', 'echo: after'],
+    ]);
+    expect((await serverCalls(calls)).map((call) => call.tool)).toEqual(['huge', 'echo']);
+    expect(await readLog(ended)).toHaveLength(1);
+  });
+});
+
 describe('project MCP servers follow the trust rules', () => {
   async function untrustedSandbox(): Promise<{
     sandbox: Sandbox;

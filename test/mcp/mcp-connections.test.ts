@@ -213,6 +213,53 @@ describe('startMcpServers', () => {
     expect(await waitGone(daemonPid)).toBe(true);
   });
 
+  it('an answer over the 10 MiB limit fails that call, naming the limit; the server answers the next call', async () => {
+    connections = await startMcpServers(
+      entries({ notes: { command: process.execPath, args: [STDIO_SERVER, 'notes'] } }),
+      { projectDir: dir },
+    );
+    const tool = (name: string) => {
+      const found = connections?.tools.find(
+        (entry) => entry.declaration.name === `mcp__notes__${name}`,
+      );
+      if (found === undefined) throw new Error(`no tool ${name}`);
+      return found;
+    };
+    const signal = new AbortController().signal;
+    await expect(tool('huge').execute({ mib: 11 }, { signal })).rejects.toThrow(
+      /answer to tools\/call is \d+ bytes, over hookwire's limit of 10 MiB on one MCP message/,
+    );
+    // Under the limit, a large answer arrives whole.
+    const nine = await tool('huge').execute({ mib: 9 }, { signal });
+    expect(typeof nine === 'string' ? nine.length : 0).toBe(9 * 1024 * 1024);
+    await expect(tool('echo').execute({ text: 'still here' }, { signal })).resolves.toBe(
+      'echo: still here',
+    );
+  });
+
+  it('a tools/list over the limit fails that server with one warning naming the limit', async () => {
+    const warnings: string[] = [];
+    connections = await startMcpServers(
+      entries({
+        verbose: {
+          command: process.execPath,
+          args: [STDIO_SERVER, 'verbose'],
+          env: { HOOKWIRE_TEST_MCP_HUGE_LIST: '11' },
+        },
+        notes: { command: process.execPath, args: [STDIO_SERVER, 'notes'] },
+      }),
+      { projectDir: dir, onWarning: (line) => warnings.push(line) },
+    );
+    expect(connections.servers.map((server) => [server.name, server.state])).toEqual([
+      ['verbose', 'failed'],
+      ['notes', 'connected'],
+    ]);
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toMatch(
+      /^hookwire: MCP server "verbose" \(\/settings\.json\) did not start: .*answer to tools\/list is \d+ bytes, over hookwire's limit of 10 MiB.*; its tools are not available$/,
+    );
+  });
+
   it('a cancelled call rejects at once', async () => {
     connections = await startMcpServers(
       entries({ notes: { command: process.execPath, args: [STDIO_SERVER, 'notes'] } }),
