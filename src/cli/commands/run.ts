@@ -283,7 +283,7 @@ export async function runCommand(
     for await (const event of handle) output.event(event);
     const result = await handle.result;
     await session.close('exit');
-    output.finish(result);
+    output.finish(result, { mcpServerExits: hookSession.mcp.exits() });
     return received === undefined ? exitStatusOf(result) : CANCELLING_SIGNALS[received];
   } finally {
     await session?.close('exit');

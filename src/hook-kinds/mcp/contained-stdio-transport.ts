@@ -73,6 +73,8 @@ export class ContainedStdioTransport implements Transport {
   onclose?: () => void;
   onerror?: (error: Error) => void;
   onmessage?: (message: JSONRPCMessage) => void;
+  /** Called once when the server exits by itself, not because `close()` stopped it. */
+  onExit?: () => void;
 
   readonly #options: ContainedStdioOptions;
   readonly #reader: BoundedMessageReader;
@@ -88,6 +90,11 @@ export class ContainedStdioTransport implements Transport {
   constructor(options: ContainedStdioOptions) {
     this.#options = options;
     this.#reader = new BoundedMessageReader(options.maxMessageBytes ?? MAX_MCP_MESSAGE_BYTES);
+  }
+
+  /** Whether the server process runs (started and not exited). */
+  get running(): boolean {
+    return this.#alive;
   }
 
   /** The server's pid (also its process group id) once started. */
@@ -126,6 +133,7 @@ export class ContainedStdioTransport implements Transport {
             signal === null ? `exited with code ${String(code)}` : `exited on ${signal}`;
           settle();
           this.onclose?.();
+          if (this.#closing === undefined) this.onExit?.();
         });
       });
       child.once('error', (error) => {
