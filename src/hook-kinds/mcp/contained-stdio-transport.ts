@@ -18,6 +18,9 @@
  * `initialize` and `tools/list`, that server's start — fails and the session goes on
  * (`BoundedMessageReader`).
  *
+ * Where the reaper is in force (`reaper.ts`), the server runs under it: an orphan of the server
+ * that cleared its environment and left its group is held by the reaper and killed with it.
+ *
  * Closing follows the MCP lifecycle for stdio: close the server's stdin, give it
  * `exitGraceMs` to exit, then SIGTERM to its group and tagged processes, then SIGKILL after
  * `killGraceMs`.
@@ -34,6 +37,7 @@ import {
 } from '../command/runner/containment.ts';
 import { hasRunningMembers, signalProcessGroup } from '../command/runner/process-group.ts';
 import type { Watchdog } from '../command/runner/watchdog.ts';
+import { holdReaper, underReaper } from '../command/runner/reaper.ts';
 
 /** How a contained stdio server starts. */
 export interface ContainedStdioOptions {
@@ -114,13 +118,21 @@ export class ContainedStdioTransport implements Transport {
   start(): Promise<void> {
     if (this.#child !== undefined) throw new Error('ContainedStdioTransport already started');
     return new Promise((resolve, reject) => {
-      const child = spawn(this.#options.command, [...this.#options.args], {
+      // Under the reaper where it is in force (it leads the group; its grace is under ours, so
+      // it has killed what is below it before our SIGKILL could reach it).
+      const target = underReaper(
+        this.#options.command,
+        this.#options.args,
+        (this.#options.killGraceMs ?? 2000) / 2,
+      );
+      const child = spawn(target.file, [...target.args], {
         cwd: this.#options.cwd,
         env: { ...this.#options.env, [HOOK_RUN_VARIABLE]: this.#options.tag },
-        stdio: ['pipe', 'pipe', 'pipe'],
+        stdio: target.reaped ? ['pipe', 'pipe', 'pipe', 'pipe'] : ['pipe', 'pipe', 'pipe'],
         detached: true,
         windowsHide: true,
       });
+      holdReaper(child);
       this.#child = child;
       this.#exited = new Promise((settle) => {
         child.once('error', () => {
@@ -177,7 +189,8 @@ export class ContainedStdioTransport implements Transport {
         this.onerror?.(error instanceof Error ? error : new Error(String(error)));
         continue;
       }
-      if ('id' in message && !('method' in message)) this.#pending.delete(message.id);
+      if ('id' in message && !('method' in message) && message.id !== undefined)
+        this.#pending.delete(message.id);
       this.onmessage?.(message);
     }
   }
