@@ -11,6 +11,7 @@ import {
 } from '../tool-policy.ts';
 import { createAgent, ToolRegistry, type RunResult, type Session } from '../../loop/index.ts';
 import { CliError } from '../cli-error.ts';
+import { HookFailureTally } from '../hook-failures.ts';
 import { resolveModel } from '../model-spec.ts';
 import { loadAgentTypes } from '../agent-types.ts';
 import { createRunOutput } from '../output/create-run-output.ts';
@@ -172,8 +173,11 @@ export async function runCommand(
     env: process.env,
     ...(options.baseUrl === undefined ? {} : { baseURL: options.baseUrl }),
   };
+  // A failClosed guard that keeps failing is said once per hook at the end, with its count.
+  const hookFailures = new HookFailureTally();
   const hookSession = await openCommandHookSession(options, {
     onHookRun: (record) => {
+      hookFailures.add(record);
       output.hookRun(record);
     },
     promptModel: () => runModel,
@@ -283,7 +287,11 @@ export async function runCommand(
     for await (const event of handle) output.event(event);
     const result = await handle.result;
     await session.close('exit');
-    output.finish(result, { mcpServerExits: hookSession.mcp.exits() });
+    for (const line of hookFailures.report()) process.stderr.write(`${line}\n`);
+    output.finish(result, {
+      mcpServerExits: hookSession.mcp.exits(),
+      hookFailures: hookFailures.summaries(),
+    });
     return received === undefined ? exitStatusOf(result) : CANCELLING_SIGNALS[received];
   } finally {
     await session?.close('exit');
