@@ -3,7 +3,8 @@
  * the built CLI. A marker process clears its environment and leaves its session (`env -i …
  * setsid`), so neither the containment tag, the process group nor the process's parent (killed,
  * or exited: a double fork) leads to it; it carries a unique environment entry of its own, found
- * in /proc after the run. With the reaper (`src/hook-kinds/command/runner/reaper.ts`, a child
+ * in /proc after the run. The three kinds of process hookwire starts are tried: the shell (through
+ * the spawn helper), a process hook, a stdio MCP server. With the reaper (`src/hook-kinds/command/runner/reaper.ts`, a child
  * subreaper above the spawn helper, each process hook and each stdio MCP server) 0 survive;
  * `HOOKWIRE_REAPER=off` shows each escape as it was before (the marker outlives hookwire).
  */
@@ -31,6 +32,7 @@ if (!built || !reaper)
   console.warn('escapes.test.ts skipped: run npm run build (the bundle and the native helper)');
 
 const MARKER_VARIABLE = 'HOOKWIRE_TEST_ESCAPE';
+const STDIO_SERVER = join(REPOSITORY, 'test', 'fixtures', 'mcp', 'stdio-server.ts');
 
 /** The pids of running processes whose environment holds MARKER_VARIABLE=marker. */
 async function markerProcesses(marker: string): Promise<number[]> {
@@ -120,6 +122,31 @@ describe.skipIf(!built || !reaper)('no process outlives hookwire (built CLI)', (
     expect(outcome.code).toBe(0);
     expect(existsSync(started)).toBe(true);
     expect(JSON.stringify(jsonLines(outcome.stdout))).toContain('guarded');
+    expect(await survivorsAfter(marker)).toEqual([]);
+  });
+
+  it("a stdio MCP server's env-cleared double-forked child does not survive the session", async () => {
+    const sandbox = await createSandbox();
+    const marker = newMarker();
+    await writeJson(join(sandbox.project, '.hookwire', 'settings.json'), {
+      mcpServers: {
+        notes: {
+          command: process.execPath,
+          args: [STDIO_SERVER, 'notes'],
+          env: { HOOKWIRE_TEST_MCP_AT_START: escapee(marker) },
+        },
+      },
+    });
+    const script = await writeScript(join(sandbox.root, 'model.jsonl'), [
+      callTool('c1', 'mcp__notes__echo', { text: 'served' }),
+      say('done'),
+    ]);
+    const outcome = await runCli(
+      scriptedRunArgs(script, sandbox.project, ['--output-format', 'stream-json']),
+      { main: BIN, env: sandbox.env },
+    );
+    expect(outcome.code).toBe(0);
+    expect(JSON.stringify(jsonLines(outcome.stdout))).toContain('echo: served');
     expect(await survivorsAfter(marker)).toEqual([]);
   });
 });

@@ -160,7 +160,9 @@ describe('MCP answers over the size limit', () => {
     const ended = join(sandbox.root, 'ended.jsonl');
     const logger = await writeHookScript(sandbox.root, 'log.mjs', LOGGER_HOOK, [ended]);
     await writeJson(join(sandbox.project, '.hookwire', 'settings.json'), {
-      mcpServers: { notes: stdioServer('notes', calls) },
+      mcpServers: {
+        notes: { ...stdioServer('notes', calls), env: { HOOKWIRE_TEST_MCP_HUGE_TOOL: '1' } },
+      },
       hooks: { SessionEnd: [{ hooks: [{ type: 'command', command: logger }] }] },
     });
     const { results, code, stderr } = await runToolCalls(sandbox, [

@@ -219,7 +219,13 @@ describe('startMcpServers', () => {
 
   it('an answer over the 10 MiB limit fails that call, naming the limit; the server answers the next call', async () => {
     connections = await startMcpServers(
-      entries({ notes: { command: process.execPath, args: [STDIO_SERVER, 'notes'] } }),
+      entries({
+        notes: {
+          command: process.execPath,
+          args: [STDIO_SERVER, 'notes'],
+          env: { HOOKWIRE_TEST_MCP_HUGE_TOOL: '1' },
+        },
+      }),
       { projectDir: dir },
     );
     const tool = (name: string) => {
