@@ -281,8 +281,9 @@ export async function startMcpServers(
     for (let attempt = 0; attempt < MAX_MCP_RESTART_ATTEMPTS; attempt++) {
       if (attempt > 0) {
         link.state = 'backoff';
+        // Unreferenced: a backoff never holds a process that is otherwise done.
         await new Promise((wake) =>
-          setTimeout(wake, backoffMs[Math.min(attempt - 1, backoffMs.length - 1)] ?? 0),
+          setTimeout(wake, backoffMs[Math.min(attempt - 1, backoffMs.length - 1)] ?? 0).unref(),
         );
       }
       if (isClosed()) return;
