@@ -18,6 +18,17 @@
  * in helper-protocol.ts.
  *
  * Usage: hookwire-spawn SCOPE  (tags are SCOPE.N).
+ *
+ * Reaper mode: hookwire-spawn --reaper GRACE_MS PROGRAM [ARG...]. A child subreaper that starts
+ * PROGRAM (stdin, stdout and stderr inherited: no data passes through it) and holds everything
+ * below it: an orphan anywhere in PROGRAM's tree (its parent killed, a double fork, `setsid`, a
+ * cleared environment) is reparented to the reaper, which is not PROGRAM's children's parent, so
+ * killing PROGRAM or any process in between cannot let it out. When PROGRAM exits, or fd 3 (a
+ * pipe only hookwire writes, if open) ends because hookwire died or let go, or the reaper gets
+ * SIGTERM/SIGINT/SIGHUP, every process below it gets SIGTERM, then SIGKILL after GRACE_MS, and
+ * the reaper exits as PROGRAM did (same code, or the same signal). PROGRAM gets SIGKILL if the
+ * reaper itself is killed (PR_SET_PDEATHSIG). hookwire runs the spawn helper, process hooks and
+ * stdio MCP servers this way (docs/decisions/0020-containment-reaper-noloss-b.md).
  */
 #define _GNU_SOURCE
 #include <dirent.h>
@@ -866,7 +877,140 @@ static void kill_scope_and_exit(void) {
   exit(0);
 }
 
+/* ---- reaper mode (see the header) ---- */
+
+static volatile sig_atomic_t reaper_stop;
+
+static void on_reaper_stop(int signo) {
+  (void)signo;
+  reaper_stop = 1;
+  on_sigchld(0);
+}
+
+/* Reaps every exited child, keeping `program`'s status in *status (and *done = 1). */
+static void reaper_reap(pid_t program, int *status, int *done) {
+  int st;
+  pid_t pid;
+  while ((pid = waitpid(-1, &st, WNOHANG)) > 0)
+    if (pid == program) {
+      *status = st;
+      *done = 1;
+    }
+}
+
+/* SIGTERM to every process below us, SIGKILL to what is left after grace_ms. */
+static void reaper_kill_below(double grace_ms, pid_t program, int *status, int *done) {
+  pid_t *found;
+  size_t n = find_contained(0, NULL, 0, getpid(), &found);
+  if (n > 0) {
+    for (size_t i = 0; i < n; i++) kill(found[i], SIGTERM);
+    double deadline = now_ms() + grace_ms;
+    while (n > 0 && now_ms() < deadline) {
+      usleep(20000);
+      reaper_reap(program, status, done);
+      free(found);
+      n = find_contained(0, NULL, 0, getpid(), &found);
+    }
+    for (int round = 0; round < 3 && n > 0; round++) {
+      for (size_t i = 0; i < n; i++) kill(found[i], SIGKILL);
+      usleep(5000);
+      reaper_reap(program, status, done);
+      free(found);
+      n = find_contained(0, NULL, 0, getpid(), &found);
+    }
+  }
+  free(found);
+}
+
+static const char *errno_code(int error) {
+  switch (error) {
+    case ENOENT: return "ENOENT";
+    case EACCES: return "EACCES";
+    case ENOTDIR: return "ENOTDIR";
+    case ENOEXEC: return "ENOEXEC";
+    default: return "";
+  }
+}
+
+static int reaper_main(int argc, char **argv) {
+  if (argc < 4) {
+    fputs("usage: hookwire-spawn --reaper GRACE_MS PROGRAM [ARG...]\n", stderr);
+    return 64;
+  }
+  double grace = atof(argv[2]);
+  if (grace <= 0) grace = DEFAULT_GRACE_MS;
+#ifdef PR_SET_CHILD_SUBREAPER
+  prctl(PR_SET_CHILD_SUBREAPER, 1);
+#endif
+  /* fd 3: hookwire's end of life. Never inherited by PROGRAM. */
+  int control = fcntl(3, F_GETFD) >= 0 ? 3 : -1;
+  if (control >= 0) fcntl(control, F_SETFD, FD_CLOEXEC);
+  if (pipe2(sigchld_pipe, O_CLOEXEC | O_NONBLOCK) != 0) return 71;
+  sigset_t all, previous;
+  sigfillset(&all);
+  sigprocmask(SIG_BLOCK, &all, &previous);
+  struct sigaction action = {0};
+  action.sa_handler = on_sigchld;
+  action.sa_flags = SA_RESTART | SA_NOCLDSTOP;
+  sigaction(SIGCHLD, &action, NULL);
+  action.sa_handler = on_reaper_stop;
+  action.sa_flags = 0;
+  sigaction(SIGTERM, &action, NULL);
+  sigaction(SIGINT, &action, NULL);
+  sigaction(SIGHUP, &action, NULL);
+  pid_t reaper = getpid();
+  pid_t program = fork();
+  if (program < 0) return 71;
+  if (program == 0) {
+    struct sigaction fallback = {0};
+    fallback.sa_handler = SIG_DFL;
+    sigaction(SIGCHLD, &fallback, NULL);
+    sigaction(SIGTERM, &fallback, NULL);
+    sigaction(SIGINT, &fallback, NULL);
+    sigaction(SIGHUP, &fallback, NULL);
+    sigaction(SIGPIPE, &fallback, NULL);
+#ifdef PR_SET_PDEATHSIG
+    prctl(PR_SET_PDEATHSIG, SIGKILL); /* killing the reaper is killing PROGRAM */
+#endif
+    sigprocmask(SIG_SETMASK, &previous, NULL);
+    if (getppid() != reaper) _exit(70); /* the reaper died before the exec */
+    execvp(argv[3], argv + 3);
+    int error = errno;
+    dprintf(2, "hookwire-spawn: spawn %s %s (%s)\n", argv[3], errno_code(error), strerror(error));
+    _exit(error == ENOENT ? 127 : 126);
+  }
+  sigprocmask(SIG_SETMASK, &previous, NULL);
+  int status = 0, done = 0;
+  for (;;) {
+    reaper_reap(program, &status, &done);
+    if (done || reaper_stop) break;
+    struct pollfd fds[2] = {{sigchld_pipe[0], POLLIN, 0}, {control, POLLIN, 0}};
+    int ready = poll(fds, control >= 0 ? 2 : 1, -1);
+    if (ready < 0 && errno != EINTR) break;
+    char sink[64];
+    while (read(sigchld_pipe[0], sink, sizeof sink) > 0) {}
+    if (control >= 0 && fds[1].revents != 0) {
+      ssize_t n = read(control, sink, sizeof sink);
+      if (n == 0 || (n < 0 && errno != EINTR && errno != EAGAIN)) break; /* hookwire let go */
+    }
+  }
+  reaper_kill_below(grace, program, &status, &done);
+  if (!done && waitpid(program, &status, 0) == program) done = 1;
+  if (done && WIFSIGNALED(status)) {
+    int signo = WTERMSIG(status);
+    signal(signo, SIG_DFL);
+    sigset_t only;
+    sigemptyset(&only);
+    sigaddset(&only, signo);
+    sigprocmask(SIG_UNBLOCK, &only, NULL);
+    kill(getpid(), signo);
+    return 128 + signo;
+  }
+  return done && WIFEXITED(status) ? WEXITSTATUS(status) : 1;
+}
+
 int main(int argc, char **argv) {
+  if (argc >= 2 && strcmp(argv[1], "--reaper") == 0) return reaper_main(argc, argv);
   if (argc < 2) {
     fputs("usage: hookwire-spawn SCOPE\n", stderr);
     return 64;

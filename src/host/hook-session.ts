@@ -302,6 +302,7 @@ function hasHooks(settings: EffectiveSettings): boolean {
 const NO_MCP: McpConnections = Object.freeze({
   servers: [],
   tools: [],
+  exits: () => [],
   close: () => Promise.resolve(),
 });
 

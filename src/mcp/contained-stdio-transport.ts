@@ -1,5 +1,5 @@
 /**
- * The MCP stdio transport hookwire starts servers with: the SDK's message framing (`ReadBuffer`,
+ * The MCP stdio transport hookwire starts servers with: the SDK's message serialization
  * `serializeMessage`: one JSON-RPC message per line) over a child process contained like a hook
  * process (decision 0008): the server leads its own process group and carries a
  * `HOOKWIRE_HOOK_RUN` tag, so closing it kills the group and every process that left it (a
@@ -12,14 +12,24 @@
  * hookwire dies without closing it (SIGKILL, a crash): the watchdog learns the group when the
  * server starts and forgets it when the server exits.
  *
+ * One message from the server is at most `maxMessageBytes` (default 10 MiB, the SDK's own limit):
+ * a longer line is discarded as it streams and the request it answers (found by its `id`, or the
+ * only request in flight) gets a JSON-RPC error naming the limit, so that call — or, for
+ * `initialize` and `tools/list`, that server's start — fails and the session goes on
+ * (`BoundedMessageReader`).
+ *
+ * Where the reaper is in force (`reaper.ts`), the server runs under it: an orphan of the server
+ * that cleared its environment and left its group is held by the reaper and killed with it.
+ *
  * Closing follows the MCP lifecycle for stdio: close the server's stdin, give it
  * `exitGraceMs` to exit, then SIGTERM to its group and tagged processes, then SIGKILL after
  * `killGraceMs`.
  */
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { ReadBuffer, serializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js';
+import { deserializeMessage, serializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { BoundedMessageReader } from './bounded-message-reader.ts';
 import {
   HOOK_RUN_VARIABLE,
   findContainedProcesses,
@@ -27,6 +37,7 @@ import {
 } from '../supervision/containment.ts';
 import { hasRunningMembers, signalProcessGroup } from '../supervision/process-group.ts';
 import type { Watchdog } from '../supervision/watchdog.ts';
+import { holdReaper, underReaper } from '../supervision/reaper.ts';
 
 /** How a contained stdio server starts. */
 export interface ContainedStdioOptions {
@@ -43,6 +54,19 @@ export interface ContainedStdioOptions {
   readonly killGraceMs?: number;
   /** Kills the server's group if hookwire dies without closing the transport. */
   readonly watchdog?: Watchdog;
+  /** The longest message accepted from the server, in bytes. Default `MAX_MCP_MESSAGE_BYTES`. */
+  readonly maxMessageBytes?: number;
+}
+
+/** The longest message read from a stdio server: 10 MiB, the SDK's `ReadBuffer` limit. */
+export const MAX_MCP_MESSAGE_BYTES = 10 * 1024 * 1024;
+
+/** JSON-RPC's "internal error": what a request whose answer was too long is answered with. */
+const INTERNAL_ERROR = -32603;
+
+function formatBytes(bytes: number): string {
+  const mib = bytes / (1024 * 1024);
+  return Number.isInteger(mib) ? `${mib} MiB` : `${bytes} bytes`;
 }
 
 /** The last bytes of a server's stderr kept for failure messages. */
@@ -53,9 +77,13 @@ export class ContainedStdioTransport implements Transport {
   onclose?: () => void;
   onerror?: (error: Error) => void;
   onmessage?: (message: JSONRPCMessage) => void;
+  /** Called once when the server exits by itself, not because `close()` stopped it. */
+  onExit?: () => void;
 
   readonly #options: ContainedStdioOptions;
-  readonly #readBuffer = new ReadBuffer();
+  readonly #reader: BoundedMessageReader;
+  /** Requests sent and not answered yet: id → method (to answer one whose answer was too long). */
+  readonly #pending = new Map<string | number, string>();
   #child: ChildProcessWithoutNullStreams | undefined;
   #exited: Promise<void> | undefined;
   #alive = false;
@@ -65,6 +93,12 @@ export class ContainedStdioTransport implements Transport {
 
   constructor(options: ContainedStdioOptions) {
     this.#options = options;
+    this.#reader = new BoundedMessageReader(options.maxMessageBytes ?? MAX_MCP_MESSAGE_BYTES);
+  }
+
+  /** Whether the server process runs (started and not exited). */
+  get running(): boolean {
+    return this.#alive;
   }
 
   /** The server's pid (also its process group id) once started. */
@@ -84,13 +118,21 @@ export class ContainedStdioTransport implements Transport {
   start(): Promise<void> {
     if (this.#child !== undefined) throw new Error('ContainedStdioTransport already started');
     return new Promise((resolve, reject) => {
-      const child = spawn(this.#options.command, [...this.#options.args], {
+      // Under the reaper where it is in force (it leads the group; its grace is under ours, so
+      // it has killed what is below it before our SIGKILL could reach it).
+      const target = underReaper(
+        this.#options.command,
+        this.#options.args,
+        (this.#options.killGraceMs ?? 2000) / 2,
+      );
+      const child = spawn(target.file, [...target.args], {
         cwd: this.#options.cwd,
         env: { ...this.#options.env, [HOOK_RUN_VARIABLE]: this.#options.tag },
-        stdio: ['pipe', 'pipe', 'pipe'],
+        stdio: target.reaped ? ['pipe', 'pipe', 'pipe', 'pipe'] : ['pipe', 'pipe', 'pipe'],
         detached: true,
         windowsHide: true,
       });
+      holdReaper(child);
       this.#child = child;
       this.#exited = new Promise((settle) => {
         child.once('error', () => {
@@ -103,6 +145,7 @@ export class ContainedStdioTransport implements Transport {
             signal === null ? `exited with code ${String(code)}` : `exited on ${signal}`;
           settle();
           this.onclose?.();
+          if (this.#closing === undefined) this.onExit?.();
         });
       });
       child.once('error', (error) => {
@@ -120,8 +163,7 @@ export class ContainedStdioTransport implements Transport {
         this.onerror?.(error);
       });
       child.stdout.on('data', (chunk: Buffer) => {
-        this.#readBuffer.append(chunk);
-        this.#drain();
+        this.#receive(chunk);
       });
       child.stdout.on('error', (error) => {
         this.onerror?.(error);
@@ -133,17 +175,58 @@ export class ContainedStdioTransport implements Transport {
     });
   }
 
-  #drain(): void {
-    for (;;) {
-      let message: JSONRPCMessage | null;
+  #receive(chunk: Buffer): void {
+    for (const line of this.#reader.push(chunk)) {
+      if (line.kind === 'oversized') {
+        this.#answerOversized(line.bytes, line.id);
+        continue;
+      }
+      if (line.text.trim() === '') continue;
+      let message: JSONRPCMessage;
       try {
-        message = this.#readBuffer.readMessage();
+        message = deserializeMessage(line.text);
       } catch (error) {
         this.onerror?.(error instanceof Error ? error : new Error(String(error)));
         continue;
       }
-      if (message === null) return;
+      if ('id' in message && !('method' in message) && message.id !== undefined)
+        this.#pending.delete(message.id);
       this.onmessage?.(message);
+    }
+  }
+
+  /**
+   * A message over the limit was discarded: answer the request it answered (by its id, else the
+   * only request in flight, else every request in flight: none of them can be told apart) with
+   * an error naming the limit. A notification or request from the server is only reported.
+   */
+  #answerOversized(bytes: number, id: string | number | undefined): void {
+    const limit = this.#options.maxMessageBytes ?? MAX_MCP_MESSAGE_BYTES;
+    const ids =
+      id !== undefined && this.#pending.has(id)
+        ? [id]
+        : id === undefined
+          ? [...this.#pending.keys()]
+          : [];
+    if (ids.length === 0) {
+      this.onerror?.(
+        new Error(
+          `the MCP server wrote a message of ${bytes} bytes, over the ${formatBytes(limit)} limit on one message; it was discarded`,
+        ),
+      );
+      return;
+    }
+    for (const answered of ids) {
+      const method = this.#pending.get(answered) ?? 'request';
+      this.#pending.delete(answered);
+      this.onmessage?.({
+        jsonrpc: '2.0',
+        id: answered,
+        error: {
+          code: INTERNAL_ERROR,
+          message: `the server's answer to ${method} is ${bytes} bytes, over hookwire's limit of ${formatBytes(limit)} on one MCP message; it was discarded`,
+        },
+      });
     }
   }
 
@@ -153,6 +236,7 @@ export class ContainedStdioTransport implements Transport {
       return Promise.reject(
         new Error(`the server is not running${this.#exit === undefined ? '' : ` (${this.#exit})`}`),
       );
+    if ('method' in message && 'id' in message) this.#pending.set(message.id, message.method);
     return new Promise((resolve) => {
       if (child.stdin.write(serializeMessage(message))) resolve();
       else child.stdin.once('drain', resolve);
@@ -169,7 +253,7 @@ export class ContainedStdioTransport implements Transport {
     const child = this.#child;
     const groupId = child?.pid;
     if (child === undefined || groupId === undefined) {
-      this.#readBuffer.clear();
+      this.#reader.clear();
       return;
     }
     child.stdin.end();
@@ -189,7 +273,8 @@ export class ContainedStdioTransport implements Transport {
       }
     }
     await this.#exited;
-    this.#readBuffer.clear();
+    this.#reader.clear();
+    this.#pending.clear();
   }
 
   async #waitUntil(done: () => boolean, ms: number): Promise<boolean> {

@@ -21,6 +21,7 @@ import { signalProcessGroup } from './process-group.ts';
 import { createContainmentScope, killScope } from './containment.ts';
 import { DEFAULT_KILL_GRACE_MS } from './command-runner.ts';
 import { packageFile } from './package-files.ts';
+import { holdReaper, underReaper } from './reaper.ts';
 
 /** Options of `createHelperRunner`. */
 export interface HelperRunnerOptions {
@@ -203,16 +204,21 @@ export function createHelperRunner(options: HelperRunnerOptions = {}): HelperCom
     // Each helper gets its own scope, named here so this process can clean up after it.
     const scope = `${scopeName}-${++generation}`;
     // Detached: its own session, so it outlives a kill of our process group and cleans up.
-    const child =
+    // Under the reaper (where it is in force): an orphan of a hook whose parent was killed —
+    // the helper itself included — is held and killed by it, not reparented to init.
+    const target =
       helperKind === 'native'
-        ? spawn(NATIVE_HELPER_PATH, [scope], {
-            stdio: ['pipe', 'pipe', 'inherit'],
-            detached: true,
-          })
-        : spawn(process.execPath, [`--max-old-space-size=${heapMegabytes}`, helperScript, scope], {
-            stdio: ['pipe', 'pipe', 'inherit'],
-            detached: true,
-          });
+        ? underReaper(NATIVE_HELPER_PATH, [scope], DEFAULT_KILL_GRACE_MS)
+        : underReaper(
+            process.execPath,
+            [`--max-old-space-size=${heapMegabytes}`, helperScript, scope],
+            DEFAULT_KILL_GRACE_MS,
+          );
+    const child = spawn(target.file, [...target.args], {
+      stdio: target.reaped ? ['pipe', 'pipe', 'inherit', 'pipe'] : ['pipe', 'pipe', 'inherit'],
+      detached: true,
+    }) as HelperProcess;
+    holdReaper(child);
     const decoder = new FrameDecoder((header, body) => {
       // The helper is our own code speaking helper-protocol.ts.
       onReply(JSON.parse(header.toString('utf8')) as HelperReply, body);

@@ -12,10 +12,15 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { startHttpMcpServer, type TestHttpMcpServer } from '../fixtures/mcp/http-server.ts';
 import {
   LOGGER_HOOK,
+  callTool,
   createSandbox,
+  jsonLines,
   readLog,
   runCli,
   runToolCalls,
+  say,
+  scriptedRunArgs,
+  writeScript,
   writeHookScript,
   writeJson,
   type Sandbox,
@@ -145,6 +150,104 @@ describe('MCP tools in hookwire run', () => {
       /^hookwire: MCP server "broken" \(.*settings\.json\) did not start: .*ENOENT.*; its tools are not available$/,
     );
     expect(results[0]?.error).toContain('unknown tool "mcp__broken__anything"');
+  });
+});
+
+describe('MCP answers over the size limit', () => {
+  it('an 11 MiB answer fails that call naming the limit; the run goes on, SessionEnd fires, exit 0', async () => {
+    const sandbox = await createSandbox();
+    const calls = join(sandbox.root, 'calls.jsonl');
+    const ended = join(sandbox.root, 'ended.jsonl');
+    const logger = await writeHookScript(sandbox.root, 'log.mjs', LOGGER_HOOK, [ended]);
+    await writeJson(join(sandbox.project, '.hookwire', 'settings.json'), {
+      mcpServers: {
+        notes: { ...stdioServer('notes', calls), env: { HOOKWIRE_TEST_MCP_HUGE_TOOL: '1' } },
+      },
+      hooks: { SessionEnd: [{ hooks: [{ type: 'command', command: logger }] }] },
+    });
+    const { results, code, stderr } = await runToolCalls(sandbox, [
+      ['mcp__notes__huge', { mib: 11 }],
+      ['mcp__notes__echo', { text: 'after' }],
+    ]);
+    expect(stderr).not.toContain('ReadBuffer');
+    expect(code).toBe(0);
+    expect(results.map((result) => [result.toolName, result.error ?? result.result])).toEqual([
+      [
+        'mcp__notes__huge',
+        expect.stringMatching(/over hookwire's limit of 10 MiB on one MCP message/),
+      ],
+      ['mcp__notes__echo', 'echo: after'],
+    ]);
+    expect((await serverCalls(calls)).map((call) => call.tool)).toEqual(['huge', 'echo']);
+    expect(await readLog(ended)).toHaveLength(1);
+  });
+});
+
+describe('an MCP server that dies mid-session', () => {
+  it('is reported once on stderr and in the result, restarted, and answers the next call', async () => {
+    const sandbox = await createSandbox();
+    const calls = join(sandbox.root, 'calls.jsonl');
+    const exited = join(sandbox.root, 'exited.pid');
+    // Holds the second call until the first server process is gone (no race with its exit).
+    const waitGone = await writeHookScript(
+      sandbox.root,
+      'wait-gone.mjs',
+      `
+import { readFileSync } from 'node:fs';
+const pid = Number(readFileSync(process.argv[2], 'utf8'));
+const alive = () => { try { process.kill(pid, 0); return true; } catch { return false; } };
+while (alive()) await new Promise((resolve) => setTimeout(resolve, 20));
+`,
+      [exited],
+    );
+    await writeJson(join(sandbox.project, '.hookwire', 'settings.json'), {
+      mcpServers: {
+        notes: {
+          ...stdioServer('notes', calls),
+          env: { HOOKWIRE_TEST_MCP_EXIT_AFTER_CALL: exited },
+        },
+      },
+      hooks: {
+        PreToolUse: [
+          { matcher: 'mcp__notes__echo', hooks: [{ type: 'command', command: waitGone }] },
+        ],
+      },
+    });
+    const script = await writeScript(join(sandbox.root, 'model.jsonl'), [
+      callTool('c0', 'mcp__notes__write_note', { title: 'a', text: 'b' }),
+      callTool('c1', 'mcp__notes__echo', { text: 'two' }),
+      callTool('c2', 'mcp__notes__echo', { text: 'three' }),
+      say('done'),
+    ]);
+    const { code, stdout, stderr } = await runCli(
+      scriptedRunArgs(script, sandbox.project, ['--output-format', 'stream-json']),
+      { env: sandbox.env },
+    );
+    expect(code).toBe(0);
+    const lines = jsonLines(stdout);
+    expect(
+      lines
+        .filter((line) => line['type'] === 'tool-result')
+        .map((line) => line['error'] ?? line['result']),
+    ).toEqual(['saved a', 'echo: two', 'echo: three']);
+    const reports = stderr.split('\n').filter((line) => line.includes('exited mid-session'));
+    expect(reports).toEqual([
+      expect.stringMatching(
+        /^hookwire: MCP server "notes" \(.*settings\.json\) exited mid-session \(exited with code 7\); restarting it/,
+      ),
+    ]);
+    expect(lines.at(-1)).toMatchObject({
+      type: 'result',
+      status: 'completed',
+      mcpServerExits: [
+        { server: 'notes', exit: 'exited with code 7', outcome: 'restarted', attempts: 1 },
+      ],
+    });
+    expect((await serverCalls(calls)).map((call) => call.tool)).toEqual([
+      'write_note',
+      'echo',
+      'echo',
+    ]);
   });
 });
 

@@ -39,6 +39,10 @@ async function waitGone(pid: number): Promise<boolean> {
   return !isRunning(pid);
 }
 
+async function waitFor(done: () => boolean): Promise<void> {
+  while (!done()) await new Promise((resolve) => setTimeout(resolve, 20));
+}
+
 describe('startMcpServers', () => {
   let dir: string;
   let http: TestHttpMcpServer | undefined;
@@ -211,6 +215,119 @@ describe('startMcpServers', () => {
     await connections.close();
     expect(await waitGone(serverPid)).toBe(true);
     expect(await waitGone(daemonPid)).toBe(true);
+  });
+
+  it('an answer over the 10 MiB limit fails that call, naming the limit; the server answers the next call', async () => {
+    connections = await startMcpServers(
+      entries({
+        notes: {
+          command: process.execPath,
+          args: [STDIO_SERVER, 'notes'],
+          env: { HOOKWIRE_TEST_MCP_HUGE_TOOL: '1' },
+        },
+      }),
+      { projectDir: dir },
+    );
+    const tool = (name: string) => {
+      const found = connections?.tools.find(
+        (entry) => entry.declaration.name === `mcp__notes__${name}`,
+      );
+      if (found === undefined) throw new Error(`no tool ${name}`);
+      return found;
+    };
+    const signal = new AbortController().signal;
+    await expect(tool('huge').execute({ mib: 11 }, { signal })).rejects.toThrow(
+      /answer to tools\/call is \d+ bytes, over hookwire's limit of 10 MiB on one MCP message/,
+    );
+    // Under the limit, a large answer arrives whole.
+    const nine = await tool('huge').execute({ mib: 9 }, { signal });
+    expect(typeof nine === 'string' ? nine.length : 0).toBe(9 * 1024 * 1024);
+    await expect(tool('echo').execute({ text: 'still here' }, { signal })).resolves.toBe(
+      'echo: still here',
+    );
+  });
+
+  it('a tools/list over the limit fails that server with one warning naming the limit', async () => {
+    const warnings: string[] = [];
+    connections = await startMcpServers(
+      entries({
+        verbose: {
+          command: process.execPath,
+          args: [STDIO_SERVER, 'verbose'],
+          env: { HOOKWIRE_TEST_MCP_HUGE_LIST: '11' },
+        },
+        notes: { command: process.execPath, args: [STDIO_SERVER, 'notes'] },
+      }),
+      { projectDir: dir, onWarning: (line) => warnings.push(line) },
+    );
+    expect(connections.servers.map((server) => [server.name, server.state])).toEqual([
+      ['verbose', 'failed'],
+      ['notes', 'connected'],
+    ]);
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toMatch(
+      /^hookwire: MCP server "verbose" \(\/settings\.json\) did not start: .*answer to tools\/list is \d+ bytes, over hookwire's limit of 10 MiB.*; its tools are not available$/,
+    );
+  });
+
+  it('a server that exits mid-session is reported once and restarted; the next call succeeds', async () => {
+    const warnings: string[] = [];
+    const exitedFile = join(dir, 'exited.pid');
+    connections = await startMcpServers(
+      entries({
+        notes: {
+          command: process.execPath,
+          args: [STDIO_SERVER, 'notes'],
+          env: { HOOKWIRE_TEST_MCP_EXIT_AFTER_CALL: exitedFile },
+        },
+      }),
+      { projectDir: dir, onWarning: (line) => warnings.push(line) },
+    );
+    const echo = connections.tools.find((tool) => tool.declaration.name === 'mcp__notes__echo');
+    const signal = new AbortController().signal;
+    await expect(echo?.execute({ text: 'one' }, { signal })).resolves.toBe('echo: one');
+    const firstPid = Number(await readFile(exitedFile, 'utf8'));
+    expect(await waitGone(firstPid)).toBe(true);
+    await waitFor(() => connections?.exits()[0]?.outcome === 'restarted');
+    await expect(echo?.execute({ text: 'two' }, { signal })).resolves.toBe('echo: two');
+    expect(connections.exits()).toEqual([
+      { server: 'notes', exit: 'exited with code 7', outcome: 'restarted', attempts: 1 },
+    ]);
+    expect(warnings).toEqual([
+      expect.stringMatching(
+        /^hookwire: MCP server "notes" \(\/settings\.json\) exited mid-session \(exited with code 7\); restarting it/,
+      ),
+    ]);
+  });
+
+  it('a server that cannot be restarted is given up after the bounded attempts; its tools say so', async () => {
+    const warnings: string[] = [];
+    const exitedFile = join(dir, 'exited.pid');
+    connections = await startMcpServers(
+      entries({
+        notes: {
+          command: process.execPath,
+          args: [STDIO_SERVER, 'notes'],
+          env: {
+            HOOKWIRE_TEST_MCP_EXIT_AFTER_CALL: exitedFile,
+            HOOKWIRE_TEST_MCP_CRASH_IF: exitedFile,
+          },
+        },
+      }),
+      { projectDir: dir, onWarning: (line) => warnings.push(line), restartBackoffMs: [50, 50] },
+    );
+    const echo = connections.tools.find((tool) => tool.declaration.name === 'mcp__notes__echo');
+    const signal = new AbortController().signal;
+    await expect(echo?.execute({ text: 'one' }, { signal })).resolves.toBe('echo: one');
+    await waitFor(() => connections?.exits()[0]?.outcome === 'failed');
+    expect(connections.exits()[0]?.attempts).toBe(3);
+    await expect(echo?.execute({ text: 'two' }, { signal })).rejects.toThrow(
+      'MCP server "notes" is not running: it exited (exited with code 7) and was not restarted',
+    );
+    expect(warnings).toHaveLength(2);
+    expect(warnings[1]).toMatch(
+      /^hookwire: MCP server "notes" .* could not be restarted after it exited \(exited with code 7\): .*cannot open the database.*; its tools are not available for the rest of the session$/,
+    );
   });
 
   it('a cancelled call rejects at once', async () => {

@@ -26,7 +26,7 @@ export function doctorCommand(options: DoctorOptions): Promise<number> {
   const lines = [
     `hookwire ${report.hookwire}, node ${report.node}, ${report.platform}`,
     `spawn helper: ${containment.spawnHelper}${containment.nativeHelperPath === undefined ? ' (the native helper is not built: no C compiler at install, or HOOKWIRE_SPAWN_HELPER=node)' : ` (${containment.nativeHelperPath})`}`,
-    `containment: ${containment.escapees}${containment.subreaper ? ', subreaper' : ''}, helper outlives hookwire`,
+    `containment: ${containment.escapees}${containment.subreaper ? ', subreaper' : ''}${containment.reaper ? ', reaper above every process' : ''}, helper outlives hookwire`,
     ...containment.guarantees.map((line) => `  - ${line}`),
   ];
   writeStdout(lines.join('\n') + '\n');

@@ -17,6 +17,7 @@ import {
   type Session,
 } from '../../loop/index.ts';
 import { CliError } from '../cli-error.ts';
+import { HookFailureTally } from '../hook-failures.ts';
 import { resolveModel } from '../model-spec.ts';
 import { loadAgentTypes } from '../agent-types.ts';
 import { createRunOutput } from '../output/create-run-output.ts';
@@ -181,8 +182,11 @@ export async function runCommand(
     env: process.env,
     ...(options.baseUrl === undefined ? {} : { baseURL: options.baseUrl }),
   };
+  // A failClosed guard that keeps failing is said once per hook at the end, with its count.
+  const hookFailures = new HookFailureTally();
   const hookSession = await openCommandHookSession(options, {
     onHookRun: (record) => {
+      hookFailures.add(record);
       output.hookRun(record);
     },
     promptModel: () => runModel,
@@ -302,7 +306,11 @@ export async function runCommand(
     for await (const event of handle) output.event(event);
     const result = await handle.result;
     await session.close('exit');
-    output.finish(result);
+    for (const line of hookFailures.report()) process.stderr.write(`${line}\n`);
+    output.finish(result, {
+      mcpServerExits: hookSession.mcp.exits(),
+      hookFailures: hookFailures.summaries(),
+    });
     // The text output says it already; the others put it on stdout, and a transcript that could
     // not be written (disk full) is worth a line on stderr whatever reads stdout.
     if (options.outputFormat !== 'text' && result.error instanceof TranscriptWriteError)

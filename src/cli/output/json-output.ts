@@ -13,8 +13,8 @@ export function jsonOutput(): RunOutput {
       if (event.type === 'hook-report') writeReport(event.report);
     },
     hookRun() {},
-    finish(result) {
-      writeStdout(JSON.stringify(toResultObject(result)) + '\n');
+    finish(result, records) {
+      writeStdout(JSON.stringify(toResultObject(result, records)) + '\n');
     },
   };
 }

@@ -36,8 +36,8 @@ export function streamJsonOutput(): RunOutput {
     hookRun(record) {
       writeLine({ type: 'hook-run', ...record });
     },
-    finish(result) {
-      writeLine({ type: 'result', ...toResultObject(result) });
+    finish(result, records) {
+      writeLine({ type: 'result', ...toResultObject(result, records) });
     },
   };
 }

@@ -13,6 +13,7 @@ import type { Readable, Writable } from 'node:stream';
 import { HOOK_RUN_VARIABLE } from '../../supervision/containment.ts';
 import { hasRunningMembers, signalProcessGroup } from '../../supervision/process-group.ts';
 import type { Watchdog } from '../../supervision/watchdog.ts';
+import { holdReaper, underReaper } from '../../supervision/reaper.ts';
 
 /** How a hook process ended. */
 export interface HookProcessExit {
@@ -52,6 +53,8 @@ export interface SpawnHookProcessOptions {
 export type SpawnHookProcess = (options: SpawnHookProcessOptions) => SpawnedHookProcess;
 
 const POLL_MS = 10;
+/** The reaper's SIGTERM → SIGKILL grace: under the runner's default 2 s group grace. */
+const REAPER_GRACE_MS = 1000;
 
 function waitFor(groupId: number, deadline: number): Promise<boolean> {
   return new Promise((resolve) => {
@@ -64,18 +67,26 @@ function waitFor(groupId: number, deadline: number): Promise<boolean> {
   });
 }
 
-/** The default `SpawnHookProcess`: `/bin/sh -c COMMAND` as the leader of a new process group. */
+/**
+ * The default `SpawnHookProcess`: `/bin/sh -c COMMAND` as the leader of a new process group, or,
+ * where the reaper is in force (`reaper.ts`), under the reaper, which leads the group: an orphan
+ * of the hook that left the group and cleared its environment is still held and killed.
+ */
 export const spawnInProcessGroup: SpawnHookProcess = (options) => {
-  const child = spawn('/bin/sh', ['-c', options.command], {
+  // The reaper's own SIGTERM → SIGKILL grace is shorter than the one `kill` gives the group, so
+  // it has killed everything below it before the group's SIGKILL would take it down.
+  const target = underReaper('/bin/sh', ['-c', options.command], REAPER_GRACE_MS);
+  const child = spawn(target.file, [...target.args], {
     cwd: options.cwd,
     env: {
       ...process.env,
       ...options.env,
       ...(options.tag === undefined ? {} : { [HOOK_RUN_VARIABLE]: options.tag }),
     },
-    stdio: ['pipe', 'pipe', 'pipe'],
+    stdio: target.reaped ? ['pipe', 'pipe', 'pipe', 'pipe'] : ['pipe', 'pipe', 'pipe'],
     detached: true,
   });
+  holdReaper(child);
   const { watchdog } = options;
   if (watchdog !== undefined)
     child.once('spawn', () => {
