@@ -3,19 +3,23 @@
  * parsing, matching and deciding. The loop asks `decidePermission` before it runs a tool call.
  */
 export {
-  commandPattern,
+  PATH_RULE_FAMILIES,
   findMatchingRule,
+  findRuleMatch,
   parsePermissionRule,
   pathPattern,
-  splitCommand,
 } from './permission-rule.ts';
 export type {
   PermissionCall,
   PermissionRule,
   PermissionRuleResult,
   RuleContext,
-  SplitCommand,
+  RuleMatch,
 } from './permission-rule.ts';
+export { commandGlob, type CommandGlob } from './command-glob.ts';
+export { analyzeShellCommand, analyzeWith } from './shell-analysis.ts';
+export type { ShellAnalysis, SimpleCommand } from './shell-analysis.ts';
+export { shellParser } from './shell-parser.ts';
 export { BUILTIN_TOOL_KINDS, PERMISSION_MODES, decidePermission } from './permission-decision.ts';
 export type {
   PermissionDecision,

@@ -20,13 +20,15 @@ import type {
   PermissionRequestEvent,
 } from '../../events/index.ts';
 import {
+  BUILTIN_TOOL_KINDS,
   decidePermission,
   type PermissionDecision,
   type PermissionMode,
   type PermissionRules,
   type PermissionToolKinds,
 } from './permission-decision.ts';
-import type { PermissionCall } from './permission-rule.ts';
+import { ruleCoversTool, type PermissionCall } from './permission-rule.ts';
+import { analyzeShellCommand } from './shell-analysis.ts';
 
 /**
  * The permission layer of an agent. Without it (the default) every call runs, as before rules
@@ -95,14 +97,36 @@ export async function permissionCallOf(
   return { toolName, paths: real === absolute ? [absolute] : [absolute, real] };
 }
 
-/** Decides one call with the agent's permissions (pure but for resolving the call's paths). */
+/**
+ * `call` with its command analysed when something will read the analysis: a command rule that
+ * covers the tool, or `acceptEdits` for a shell tool. Otherwise the parser is never loaded.
+ */
+async function analyzedCall(
+  permissions: AgentPermissions,
+  call: PermissionCall,
+): Promise<PermissionCall> {
+  if (call.command === undefined) return call;
+  const { allow, deny, ask } = permissions.rules;
+  const kinds = permissions.toolKinds ?? BUILTIN_TOOL_KINDS;
+  const needed =
+    (permissions.mode === 'acceptEdits' && kinds.shell.has(call.toolName)) ||
+    [deny, ask, allow].some((rules) =>
+      rules.some((rule) => rule.specifier !== undefined && ruleCoversTool(rule, call.toolName)),
+    );
+  return needed ? { ...call, shell: await analyzeShellCommand(call.command) } : call;
+}
+
+/**
+ * Decides one call with the agent's permissions (pure but for resolving the call's paths and
+ * parsing its command).
+ */
 export async function decideCall(
   permissions: AgentPermissions,
   toolName: string,
   args: unknown,
   cwd: string,
 ): Promise<PermissionDecision> {
-  const call = await permissionCallOf(toolName, args, cwd);
+  const call = await analyzedCall(permissions, await permissionCallOf(toolName, args, cwd));
   return decidePermission(call, {
     rules: permissions.rules,
     mode: permissions.mode ?? 'default',
