@@ -3,7 +3,7 @@ import { checkBwrap } from '../hook-kinds/command/process-confinement.ts';
 import type { HookProcessOptions } from '../hook-kinds/command/run-hook-group.ts';
 import type { EffectiveSettings } from '../hook-kinds/settings/index.ts';
 import { settingsPermissions } from '../hook-kinds/hook-session.ts';
-import type { PermissionMode } from '../hooks/permissions/index.ts';
+import { withheldFiles, type PermissionMode } from '../hooks/permissions/index.ts';
 import type { AgentPermissions } from '../loop/index.ts';
 import { CliError } from './cli-error.ts';
 
@@ -74,4 +74,20 @@ export function hooksNeedSandbox(settings: EffectiveSettings): boolean {
       group.hooks.some((hook) => hook.type === 'command' && hook.sandbox === true),
     ),
   );
+}
+
+/**
+ * The `grep` and `glob` options that leave out the files a deny or ask read rule covers
+ * (`read_file(.env)`): a search of a directory never returns what reading the file would not.
+ */
+export function withheldByRules(permissions: AgentPermissions | undefined): {
+  grep?: { withheld: (path: string, cwd: string) => boolean };
+  glob?: { withheld: (path: string, cwd: string) => boolean };
+} {
+  const grep = withheldFiles(permissions, 'grep');
+  const glob = withheldFiles(permissions, 'glob');
+  return {
+    ...(grep === undefined ? {} : { grep: { withheld: grep } }),
+    ...(glob === undefined ? {} : { glob: { withheld: glob } }),
+  };
 }

@@ -8,6 +8,7 @@ import {
   hookProcessOptions,
   hooksNeedSandbox,
   requireSandbox,
+  withheldByRules,
 } from '../tool-policy.ts';
 import { createAgent, ToolRegistry, type RunResult, type Session } from '../../loop/index.ts';
 import { CliError } from '../cli-error.ts';
@@ -237,6 +238,7 @@ export async function runCommand(
     const tools = new ToolRegistry(
       builtinTools({
         additionalDirectories,
+        ...withheldByRules(permissions),
         shell: {
           runner,
           environment: { pass: settings.passEnvironment },

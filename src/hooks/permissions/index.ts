@@ -17,7 +17,8 @@ export type {
   RuleMatch,
 } from './permission-rule.ts';
 export { commandGlob, type CommandGlob } from './command-glob.ts';
-export { analyzeShellCommand, analyzeWith } from './shell-analysis.ts';
+export { analyzeShellCommand } from './shell-analyzer.ts';
+export { analyzeWith } from './shell-analysis.ts';
 export type { ShellAnalysis, SimpleCommand } from './shell-analysis.ts';
 export { shellParser } from './shell-parser.ts';
 export { BUILTIN_TOOL_KINDS, PERMISSION_MODES, decidePermission } from './permission-decision.ts';
@@ -28,7 +29,12 @@ export type {
   PermissionRules,
   PermissionToolKinds,
 } from './permission-decision.ts';
-export { decideCall, permissionCallOf, resolvePermission } from './permission-check.ts';
+export {
+  decideCall,
+  permissionCallOf,
+  resolvePermission,
+  withheldFiles,
+} from './permission-check.ts';
 export type {
   AgentPermissions,
   PermissionAsker,

@@ -27,8 +27,8 @@ import {
   type PermissionRules,
   type PermissionToolKinds,
 } from './permission-decision.ts';
-import { ruleCoversTool, type PermissionCall } from './permission-rule.ts';
-import { analyzeShellCommand } from './shell-analysis.ts';
+import { findMatchingRule, ruleCoversTool, type PermissionCall } from './permission-rule.ts';
+import { analyzeShellCommand } from './shell-analyzer.ts';
 
 /**
  * The permission layer of an agent. Without it (the default) every call runs, as before rules
@@ -95,6 +95,28 @@ export async function permissionCallOf(
   const absolute = resolve(cwd, path);
   const real = await realPathOrSelf(absolute);
   return { toolName, paths: real === absolute ? [absolute] : [absolute, real] };
+}
+
+/**
+ * For a tool that reads many files in one call (`grep` over a directory, `glob`): whether the
+ * file at the absolute `path` is withheld from it, because a deny or ask rule with a path that
+ * binds `toolName` covers it (`read_file(.env)` binds `grep` and `glob`, see
+ * `PATH_RULE_FAMILIES`). The call itself is decided as usual; such files are left out of it, as
+ * if they were not there. `undefined` when no rule could withhold anything.
+ */
+export function withheldFiles(
+  permissions: AgentPermissions | undefined,
+  toolName: string,
+): ((path: string, cwd: string) => boolean) | undefined {
+  if (permissions === undefined) return undefined;
+  const rules = [...permissions.rules.deny, ...permissions.rules.ask].filter(
+    (rule) => rule.specifier !== undefined && ruleCoversTool(rule, toolName),
+  );
+  if (rules.length === 0) return undefined;
+  const homeDir = permissions.homeDir ?? homedir();
+  return (path, cwd) =>
+    findMatchingRule(rules, { toolName, paths: [path] }, { projectDir: cwd, homeDir }, 'any') !==
+    undefined;
 }
 
 /**

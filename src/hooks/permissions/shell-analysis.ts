@@ -19,7 +19,7 @@
  */
 import type { Node, Parser } from 'web-tree-sitter';
 import { collapseSpaces } from './command-glob.ts';
-import { parseShell, shellParser } from './shell-parser.ts';
+import { parseShell } from './shell-parser.ts';
 
 /** One simple command the line would run. */
 export interface SimpleCommand {
@@ -53,22 +53,7 @@ const MAX_DEPTH = 12;
 const SHELLS = new Set(['sh', 'bash', 'zsh', 'dash', 'ksh', 'mksh', 'ash', 'yash', 'posh']);
 const REDIRECTS = new Set(['file_redirect', 'heredoc_redirect', 'herestring_redirect']);
 
-/**
- * Parses `command` and lists what it would run (loads the parser on first use). A parser that
- * cannot be loaded leaves the command unknown, so rules fail closed.
- */
-export async function analyzeShellCommand(command: string): Promise<ShellAnalysis> {
-  let parser: Parser;
-  try {
-    parser = await shellParser();
-  } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
-    return { commands: [], unknown: [`the shell parser could not be loaded (${message})`] };
-  }
-  return analyzeWith(parser, command);
-}
-
-/** `analyzeShellCommand` with a loaded parser. */
+/** What `command` would run, read with a loaded parser (`shellParser`). */
 export function analyzeWith(parser: Parser, command: string): ShellAnalysis {
   const analysis = { commands: [] as SimpleCommand[], unknown: [] as string[] };
   analyzeText(parser, command, 0, analysis);
