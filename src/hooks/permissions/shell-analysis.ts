@@ -52,6 +52,25 @@ interface Word {
 const MAX_DEPTH = 12;
 const SHELLS = new Set(['sh', 'bash', 'zsh', 'dash', 'ksh', 'mksh', 'ash', 'yash', 'posh']);
 const REDIRECTS = new Set(['file_redirect', 'heredoc_redirect', 'herestring_redirect']);
+// Nodes that hold no command: the walk does not ask for their children (each ask crosses into
+// the parser's memory, the walk's main cost on a long line).
+const LEAVES = new Set([
+  'word',
+  'raw_string',
+  'number',
+  'string_content',
+  'variable_name',
+  'special_variable_name',
+  'file_descriptor',
+  'heredoc_start',
+  'heredoc_end',
+  'heredoc_content',
+  'comment',
+  'ansi_c_string',
+  'test_operator',
+  'regex',
+  'extglob_pattern',
+]);
 
 /** What `command` would run, read with a loaded parser (`shellParser`). */
 export function analyzeWith(parser: Parser, command: string): ShellAnalysis {
@@ -77,7 +96,7 @@ function analyzeText(parser: Parser, text: string, depth: number, out: Collector
       out.unknown.push(`${quoteShort(text)} does not parse as a shell command`);
       return;
     }
-    walk(parser, root, depth, out);
+    walk(parser, root, text, depth, out);
   } finally {
     tree.delete();
   }
@@ -93,14 +112,28 @@ function quoteShort(text: string): string {
 }
 
 /** Visits every node; each command node is read, and its words walked for substitutions. */
-function walk(parser: Parser, node: Node, depth: number, out: Collector): void {
+function walk(parser: Parser, node: Node, text: string, depth: number, out: Collector): void {
   const stack: Node[] = [node];
+  // The redirections of a `redirected_statement` around a command, by the command's node id
+  // (asking a node for its parent costs a descent from the root).
+  const outerRedirects = new Map<number, Node[]>();
   while (stack.length > 0) {
     const current = stack.pop() as Node;
-    if (current.type === 'command') readCommand(parser, current, depth, out);
-    else if (current.type === 'declaration_command' || current.type === 'unset_command')
+    const type = current.type;
+    if (type === 'command')
+      readCommand(parser, current, text, outerRedirects.get(current.id) ?? [], depth, out);
+    else if (type === 'declaration_command' || type === 'unset_command')
       readDeclaration(current, out);
+    else if (LEAVES.has(type)) continue;
     const children = current.namedChildren;
+    if (type === 'redirected_statement') {
+      const body = current.childForFieldName('body');
+      if (body?.type === 'command')
+        outerRedirects.set(
+          body.id,
+          children.filter((child) => REDIRECTS.has(child.type)),
+        );
+    }
     for (let index = children.length - 1; index >= 0; index--) stack.push(children[index] as Node);
   }
 }
@@ -113,21 +146,64 @@ function readDeclaration(node: Node, out: Collector): void {
   out.commands.push({ words, text, source: text, redirects: false });
 }
 
-function readCommand(parser: Parser, node: Node, depth: number, out: Collector): void {
-  const nameNode = node.childForFieldName('name');
-  if (nameNode === null) return; // assignments only
-  const words = [nameNode, ...node.childrenForFieldName('argument')].map(readWord);
-  const redirects = node.namedChildren.filter((child) => REDIRECTS.has(child.type));
-  const parent = node.parent;
-  if (parent?.type === 'redirected_statement' && parent.childForFieldName('body')?.id === node.id)
-    for (const child of parent.namedChildren) if (REDIRECTS.has(child.type)) redirects.push(child);
-  run(
-    parser,
-    words,
-    redirects.map((redirect) => collapseSpaces(redirect.text)),
-    depth,
-    out,
-  );
+/**
+ * Reads a command node's words and redirections. A cursor walks its children, and plain words
+ * are cut from the text directly: a command of thousands of words would otherwise make as many
+ * node objects.
+ */
+function readCommand(
+  parser: Parser,
+  node: Node,
+  text: string,
+  outer: readonly Node[],
+  depth: number,
+  out: Collector,
+): void {
+  const words: Word[] = [];
+  const redirects: string[] = [];
+  let named = false;
+  const cursor = node.walk();
+  try {
+    if (cursor.gotoFirstChild())
+      do {
+        const field = cursor.currentFieldName;
+        const type = cursor.nodeType;
+        if (field === 'name' || field === 'argument') {
+          named ||= field === 'name';
+          const source = text.slice(cursor.startIndex, cursor.endIndex);
+          if (type === 'word' || type === 'number') words.push(plainWord(source));
+          else if (type === 'raw_string')
+            words.push({ value: source.slice(1, -1), source, expands: false });
+          else words.push(readWord(cursor.currentNode));
+        } else if (REDIRECTS.has(type))
+          redirects.push(collapseSpaces(text.slice(cursor.startIndex, cursor.endIndex)));
+      } while (cursor.gotoNextSibling());
+  } finally {
+    cursor.delete();
+  }
+  if (!named) return; // assignments only
+  for (const redirect of outer) redirects.push(collapseSpaces(redirect.text));
+  run(parser, words, redirects, depth, out);
+}
+
+/** An unquoted word: backslashes removed; `expands` when the shell would expand a glob or braces. */
+function plainWord(source: string): Word {
+  const parts = { expands: false };
+  return { value: plainValue(source, parts), source, expands: parts.expands };
+}
+
+/** `{a,b}` or `{1..3}` in an unquoted word (found without a backtracking expression). */
+function bracesExpand(text: string): boolean {
+  const open = text.indexOf('{');
+  const close = text.lastIndexOf('}');
+  if (open === -1 || close < open) return false;
+  const inner = text.slice(open + 1, close);
+  return inner.includes(',') || inner.includes('..');
+}
+
+function plainValue(text: string, parts: { expands: boolean }): string {
+  if (/[*?[]/.test(text) || bracesExpand(text)) parts.expands = true;
+  return text.replace(/\\\n/g, '').replace(/\\(.)/gs, '$1');
 }
 
 /** Records the simple command `words` and follows what it runs. */
@@ -463,12 +539,8 @@ function wordValue(node: Node, parts: { expands: boolean }): string | undefined 
       return child === null ? undefined : wordValue(child, parts);
     }
     case 'word':
-    case 'number': {
-      const text = node.text;
-      if (/[*?[]/.test(text) || (/\{.*[,.].*\}/s.test(text) && /\{/.test(text)))
-        parts.expands = true;
-      return text.replace(/\\\n/g, '').replace(/\\(.)/gs, '$1');
-    }
+    case 'number':
+      return plainValue(node.text, parts);
     case 'raw_string':
       return node.text.slice(1, -1);
     case 'string': {
