@@ -3,7 +3,12 @@ import { checkBwrap } from '../hook-kinds/command/process-confinement.ts';
 import type { HookProcessOptions } from '../hook-kinds/command/run-hook-group.ts';
 import type { EffectiveSettings } from '../hook-kinds/settings/index.ts';
 import { settingsPermissions } from '../hook-kinds/hook-session.ts';
-import { withheldFiles, type PermissionMode } from '../hooks/permissions/index.ts';
+import {
+  BUILTIN_TOOL_KINDS,
+  startShellAnalysis,
+  withheldFiles,
+  type PermissionMode,
+} from '../hooks/permissions/index.ts';
 import type { AgentPermissions } from '../loop/index.ts';
 import { CliError } from './cli-error.ts';
 
@@ -90,4 +95,27 @@ export function withheldByRules(permissions: AgentPermissions | undefined): {
     ...(grep === undefined ? {} : { grep: { withheld: grep } }),
     ...(glob === undefined ? {} : { glob: { withheld: glob } }),
   };
+}
+
+/**
+ * Starts the shell analysis's helper at the start of a run whose permission rules will need it
+ * (a command rule on the shell tool, or `acceptEdits`), so it loads while the run starts.
+ */
+export function prepareShellRules(
+  permissions: AgentPermissions | undefined,
+  settings: EffectiveSettings,
+): void {
+  const hooksUseIf = Object.values(settings.events).some((groups) =>
+    groups.some((group) => group.hooks.some((hook) => 'if' in hook)),
+  );
+  const rules =
+    permissions === undefined
+      ? []
+      : [...permissions.rules.deny, ...permissions.rules.ask, ...permissions.rules.allow];
+  if (
+    hooksUseIf ||
+    permissions?.mode === 'acceptEdits' ||
+    rules.some((rule) => rule.specifier !== undefined && BUILTIN_TOOL_KINDS.shell.has(rule.tool))
+  )
+    startShellAnalysis();
 }

@@ -7,6 +7,7 @@ import {
   agentPermissions,
   hookProcessOptions,
   hooksNeedSandbox,
+  prepareShellRules,
   requireSandbox,
   withheldByRules,
 } from '../tool-policy.ts';
@@ -202,6 +203,7 @@ export async function runCommand(
   const contextBudget = maxContextTokens ?? settings.maxContextTokens?.value;
   const additionalDirectories = addedDirectories(options, settings, projectDir);
   const permissions = agentPermissions(options, settings);
+  prepareShellRules(permissions, settings);
 
   let recording: RecordingModel | undefined;
   let session: Session | undefined;

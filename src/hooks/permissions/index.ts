@@ -17,7 +17,7 @@ export type {
   RuleMatch,
 } from './permission-rule.ts';
 export { commandGlob, type CommandGlob } from './command-glob.ts';
-export { analyzeShellCommand } from './shell-analyzer.ts';
+export { analyzeShellCommand, startShellAnalysis } from './shell-analyzer.ts';
 export { analyzeWith } from './shell-analysis.ts';
 export type { ShellAnalysis, SimpleCommand } from './shell-analysis.ts';
 export { shellParser } from './shell-parser.ts';

@@ -119,3 +119,15 @@ export function analyzeShellCommand(command: string): Promise<ShellAnalysis> {
     current.child.stdin?.write(`${JSON.stringify({ id, command })}\n`);
   });
 }
+
+/**
+ * Starts the helper now, so that it loads while the run starts instead of when the first command
+ * is checked. Harmless when it is already running; it still never keeps this process alive.
+ */
+export function startShellAnalysis(): void {
+  try {
+    helper ??= startHelper();
+  } catch {
+    // analyzeShellCommand will try again, and report the command unknown if it fails
+  }
+}
