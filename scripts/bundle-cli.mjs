@@ -13,7 +13,8 @@
  *
  * Scripts hookwire starts as processes of their own are entries too, beside the chunks that start
  * them (each is found next to its starter's module): the Node spawn helper
- * (`dist/bin/spawn-helper.js`) and the orphan watchdog (`dist/bin/orphan-watchdog.js`). After
+ * (`dist/bin/spawn-helper.js`), the orphan watchdog (`dist/bin/orphan-watchdog.js`) and the shell
+ * analysis (`dist/bin/shell-analysis-process.js`). After
  * bundling, every `new URL('./NAME…', import.meta.url)` in the output must name a file that is
  * there, or the build fails: a script left out would fail only when a user needed it.
  */
@@ -37,6 +38,9 @@ const external = [
   /^ajv(\/|$)/,
   /^ai(\/|$)/,
   /^@ai-sdk\//,
+  // The shell analysis's parser: loaded on first use, and it finds its wasm files beside itself.
+  /^web-tree-sitter(\/|$)/,
+  /^tree-sitter-bash(\/|$)/,
 ];
 for (const name of Object.keys(pkg.dependencies ?? {})) {
   if (
@@ -179,6 +183,13 @@ await build({
     hookwire: join(root, 'dist', 'cli', 'main.js'),
     'spawn-helper': join(root, 'dist', 'supervision', 'spawn-helper.js'),
     'orphan-watchdog': join(root, 'dist', 'supervision', 'orphan-watchdog.js'),
+    'shell-analysis-process': join(
+      root,
+      'dist',
+      'hooks',
+      'permissions',
+      'shell-analysis-process.js',
+    ),
   },
   platform: 'node',
   external,

@@ -3,7 +3,12 @@ import { checkBwrap } from '../supervision/process-confinement.ts';
 import type { HookProcessOptions } from '../hook-kinds/group/run-hook-group.ts';
 import type { EffectiveSettings } from '../hook-kinds/settings/index.ts';
 import { settingsPermissions } from '../host/hook-session.ts';
-import type { PermissionMode } from '../hooks/permissions/index.ts';
+import {
+  BUILTIN_TOOL_KINDS,
+  startShellAnalysis,
+  withheldFiles,
+  type PermissionMode,
+} from '../hooks/permissions/index.ts';
 import type { AgentPermissions } from '../loop/index.ts';
 import { CliError } from './cli-error.ts';
 
@@ -74,4 +79,43 @@ export function hooksNeedSandbox(settings: EffectiveSettings): boolean {
       group.hooks.some((hook) => hook.type === 'command' && hook.sandbox === true),
     ),
   );
+}
+
+/**
+ * The `grep` and `glob` options that leave out the files a deny or ask read rule covers
+ * (`read_file(.env)`): a search of a directory never returns what reading the file would not.
+ */
+export function withheldByRules(permissions: AgentPermissions | undefined): {
+  grep?: { withheld: (path: string, cwd: string) => boolean };
+  glob?: { withheld: (path: string, cwd: string) => boolean };
+} {
+  const grep = withheldFiles(permissions, 'grep');
+  const glob = withheldFiles(permissions, 'glob');
+  return {
+    ...(grep === undefined ? {} : { grep: { withheld: grep } }),
+    ...(glob === undefined ? {} : { glob: { withheld: glob } }),
+  };
+}
+
+/**
+ * Starts the shell analysis's helper at the start of a run whose permission rules will need it
+ * (a command rule on the shell tool, or `acceptEdits`), so it loads while the run starts.
+ */
+export function prepareShellRules(
+  permissions: AgentPermissions | undefined,
+  settings: EffectiveSettings,
+): void {
+  const hooksUseIf = Object.values(settings.events).some((groups) =>
+    groups.some((group) => group.hooks.some((hook) => 'if' in hook)),
+  );
+  const rules =
+    permissions === undefined
+      ? []
+      : [...permissions.rules.deny, ...permissions.rules.ask, ...permissions.rules.allow];
+  if (
+    hooksUseIf ||
+    permissions?.mode === 'acceptEdits' ||
+    rules.some((rule) => rule.specifier !== undefined && BUILTIN_TOOL_KINDS.shell.has(rule.tool))
+  )
+    startShellAnalysis();
 }

@@ -1,11 +1,16 @@
 import type { Tool, ToolExecutionContext } from '../../loop/tool.ts';
-import { isAbsolute } from 'node:path';
+import { isAbsolute, resolve } from 'node:path';
 import { ToolError } from './tool-error.ts';
 
 /** Options of the `glob` tool. */
 export interface GlobToolOptions {
   /** Paths listed at most; more are cut with a note. Default 1000. */
   readonly maxResults?: number;
+  /**
+   * Files the permission rules withhold from reading (`withheldFiles`): given a file's absolute
+   * path and the call's cwd, `true` leaves it out of the listing. Default none.
+   */
+  readonly withheld?: (path: string, cwd: string) => boolean;
 }
 
 interface GlobArguments {
@@ -71,6 +76,9 @@ export function globTool(options: GlobToolOptions = {}): Tool {
           { cause: error },
         );
       }
+      const withheld = options.withheld;
+      if (withheld !== undefined)
+        paths = paths.filter((path) => !withheld(resolve(context.cwd, path), context.cwd));
       if (paths.length === 0) return `No files match ${pattern}`;
       paths.sort();
       if (paths.length <= maxResults) return paths.join('\n');

@@ -16,6 +16,11 @@ export interface GrepToolOptions {
   readonly maxFileBytes?: number;
   /** Where the tool may search; default the project directory only (see `createConfinement`). */
   readonly confinement?: Confinement;
+  /**
+   * Files the permission rules withhold from reading (`withheldFiles`): given a file's absolute
+   * real path and the call's cwd, `true` leaves it unread, as if it were not there. Default none.
+   */
+  readonly withheld?: (path: string, cwd: string) => boolean;
 }
 
 interface GrepArguments {
@@ -91,7 +96,12 @@ export function grepTool(options: GrepToolOptions = {}): Tool {
       const root = resolveToolPath(context.cwd, path);
       // Symbolic links below the root are skipped by the walk; the root itself is confined.
       const realRoot = await confinement.resolve('grep', context.cwd, path);
-      const files = await filesUnder(realRoot, displayPath(context.cwd, root), context.signal);
+      const listed = await filesUnder(realRoot, displayPath(context.cwd, root), context.signal);
+      const withheld = options.withheld;
+      const files =
+        withheld === undefined
+          ? listed
+          : listed.filter((file) => !withheld(file.absolute, context.cwd));
       files.sort((left, right) =>
         left.shown < right.shown ? -1 : left.shown > right.shown ? 1 : 0,
       );

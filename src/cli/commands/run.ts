@@ -7,7 +7,9 @@ import {
   agentPermissions,
   hookProcessOptions,
   hooksNeedSandbox,
+  prepareShellRules,
   requireSandbox,
+  withheldByRules,
 } from '../tool-policy.ts';
 import {
   createAgent,
@@ -214,6 +216,7 @@ export async function runCommand(
   const contextBudget = maxContextTokens ?? settings.maxContextTokens?.value;
   const additionalDirectories = addedDirectories(options, settings, projectDir);
   const permissions = agentPermissions(options, settings);
+  prepareShellRules(permissions, settings);
 
   let recording: RecordingModel | undefined;
   let session: Session | undefined;
@@ -257,6 +260,7 @@ export async function runCommand(
     const tools = new ToolRegistry(
       builtinTools({
         additionalDirectories,
+        ...withheldByRules(permissions),
         shell: {
           runner,
           environment: { pass: settings.passEnvironment },

@@ -10,7 +10,12 @@ import {
   type CombinedOutcome,
   type HookEventName,
 } from '../../events/index.ts';
-import { findMatchingRule, parsePermissionRule } from '../../hooks/permissions/index.ts';
+import {
+  PATH_RULE_FAMILIES,
+  analyzeShellCommand,
+  findMatchingRule,
+  parsePermissionRule,
+} from '../../hooks/permissions/index.ts';
 import { isJsonObject } from '../../wire/json-object.ts';
 import { hookOutputCommonShape } from '../../wire/hook-decision.ts';
 import { lazy } from '../../wire/lazy.ts';
@@ -74,14 +79,14 @@ const FAMILIES: Readonly<Record<string, readonly string[]>> = {
  * are resolved against the project directory. A rule that does not parse covers nothing (such a
  * hook is skipped at load time with a warning).
  */
-export function ifCovers(
+export async function ifCovers(
   dialect: DialectName | undefined,
   condition: string,
   toolName: string,
   args: unknown,
   projectDir: string,
   ruleNames: 'dialect' | 'hookwire' = 'dialect',
-): boolean {
+): Promise<boolean> {
   const parsed = parsePermissionRule(condition);
   if (!parsed.ok) return false;
   const ruleTool =
@@ -89,7 +94,12 @@ export function ifCovers(
       ? parsed.rule.tool
       : hookwireToolName(dialect, parsed.rule.tool);
   // The tool families of Claude Code's rules hold for its hooks wherever they are written.
-  const family = (dialect === undefined ? undefined : FAMILIES[ruleTool]) ?? [ruleTool];
+  // hookwire's own path rules cover their family too (`PATH_RULE_FAMILIES`), as permission rules do.
+  const family = (dialect !== undefined
+    ? FAMILIES[ruleTool]
+    : parsed.rule.specifier !== undefined
+      ? PATH_RULE_FAMILIES[ruleTool]
+      : undefined) ?? [ruleTool];
   if (!family.includes(toolName)) return false;
   if (parsed.rule.specifier === undefined) return true;
   const input = isJsonObject(args) ? args : {};
@@ -102,8 +112,10 @@ export function ifCovers(
         : undefined;
   const rule = { ...parsed.rule, tool: toolName };
   const context = { projectDir, homeDir: homedir() };
-  if (command !== undefined)
-    return findMatchingRule([rule], { toolName, command }, context, 'any') !== undefined;
+  if (command !== undefined) {
+    const shell = await analyzeShellCommand(command);
+    return findMatchingRule([rule], { toolName, command, shell }, context, 'any') !== undefined;
+  }
   if (path !== undefined)
     return (
       findMatchingRule([rule], { toolName, paths: [resolve(projectDir, path)] }, context, 'any') !==

@@ -150,7 +150,7 @@ export function commandHookForGroup(
     if (external.matcher !== undefined && !group.matcher.matches(names[external.matcher] as string))
       return proceed;
     const projectDir = options.projectDir ?? context.session.cwd;
-    const selected = conditional ? selectHooks(group, fields, projectDir, ran) : group;
+    const selected = conditional ? await selectHooks(group, fields, projectDir, ran) : group;
     if (selected === undefined) return proceed;
     const background = selected.hooks.filter((hook) => dialectFields(hook).async === true);
     if (background.length > 0)
@@ -192,30 +192,26 @@ export function commandHookForGroup(
  * The hooks of a group that run for this call: those whose `if` covers it and, for hooks
  * marked `once`, that have not run yet in the session (recorded in `ran`). `undefined` when none.
  */
-function selectHooks(
+async function selectHooks(
   group: HookGroupConfig,
   fields: Readonly<Record<string, unknown>>,
   projectDir: string,
   ran: Set<object>,
-): HookGroupConfig | undefined {
+): Promise<HookGroupConfig | undefined> {
   // The rule's tool names: the dialect's in its own files, hookwire's in hookwire's files.
   const ruleNames = group.foreignNames === true ? 'dialect' : 'hookwire';
   const toolName = typeof fields['tool_name'] === 'string' ? fields['tool_name'] : '';
-  const hooks = group.hooks.filter((config) => {
+  const covered = await Promise.all(
+    group.hooks.map((config) => {
+      const condition = dialectFields(config).if;
+      return condition === undefined
+        ? Promise.resolve(true)
+        : ifCovers(group.dialect, condition, toolName, fields['tool_input'], projectDir, ruleNames);
+    }),
+  );
+  const hooks = group.hooks.filter((config, index) => {
     const hook = dialectFields(config);
-    const condition = hook.if;
-    return (
-      (condition === undefined ||
-        ifCovers(
-          group.dialect,
-          condition,
-          toolName,
-          fields['tool_input'],
-          projectDir,
-          ruleNames,
-        )) &&
-      !(hook.once === true && ran.has(hook))
-    );
+    return covered[index] === true && !(hook.once === true && ran.has(hook));
   });
   for (const hook of hooks) if (dialectFields(hook).once === true) ran.add(hook);
   if (hooks.length === 0) return undefined;

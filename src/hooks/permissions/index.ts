@@ -3,19 +3,24 @@
  * parsing, matching and deciding. The loop asks `decidePermission` before it runs a tool call.
  */
 export {
-  commandPattern,
+  PATH_RULE_FAMILIES,
   findMatchingRule,
+  findRuleMatch,
   parsePermissionRule,
   pathPattern,
-  splitCommand,
 } from './permission-rule.ts';
 export type {
   PermissionCall,
   PermissionRule,
   PermissionRuleResult,
   RuleContext,
-  SplitCommand,
+  RuleMatch,
 } from './permission-rule.ts';
+export { commandGlob, type CommandGlob } from './command-glob.ts';
+export { analyzeShellCommand, startShellAnalysis } from './shell-analyzer.ts';
+export { analyzeWith } from './shell-analysis.ts';
+export type { ShellAnalysis, SimpleCommand } from './shell-analysis.ts';
+export { shellParser } from './shell-parser.ts';
 export { BUILTIN_TOOL_KINDS, PERMISSION_MODES, decidePermission } from './permission-decision.ts';
 export type {
   PermissionDecision,
@@ -24,7 +29,12 @@ export type {
   PermissionRules,
   PermissionToolKinds,
 } from './permission-decision.ts';
-export { decideCall, permissionCallOf, resolvePermission } from './permission-check.ts';
+export {
+  decideCall,
+  permissionCallOf,
+  resolvePermission,
+  withheldFiles,
+} from './permission-check.ts';
 export type {
   AgentPermissions,
   PermissionAsker,

