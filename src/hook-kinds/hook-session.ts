@@ -19,7 +19,7 @@ import type { AgentPermissions, PermissionMode } from '../hooks/permissions/inde
 import { HookStack, type HookStackOptions } from '../hooks/stack/hook-stack.ts';
 import type { CommandHookOptions } from './command/command-hook.ts';
 import { HookKindStates } from './hook-kind.ts';
-import type { HookRunRecord } from './command/hook-run.ts';
+import type { HookRunRecord, HookRunVerdict } from './command/hook-run.ts';
 import type { HookProcessOptions } from './command/run-hook-group.ts';
 import type { CommandRunner, CommandRunnerOptions } from './command/runner/index.ts';
 import { deferredRunner } from './command/runner/deferred-runner.ts';
@@ -127,7 +127,7 @@ export interface HookSessionOptions extends HookSettingsOptions {
   /** How command hooks spawn (see `createCommandRunner`). Default `helper`. */
   readonly runnerMode?: CommandRunnerOptions['mode'];
   /** Called for every command-hook run as it settles (stream-json output, diagnostics). */
-  readonly onHookRun?: (record: HookRunRecord) => void;
+  readonly onHookRun?: (record: HookRunRecord, verdict: HookRunVerdict) => void;
   /** Options of the session's stack (name, hook-error policy). */
   readonly stack?: HookStackOptions;
   /**

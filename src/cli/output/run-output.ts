@@ -1,4 +1,4 @@
-import type { HookRunRecord } from '../../hook-kinds/command/index.ts';
+import type { HookRunRecord, HookRunVerdict } from '../../hook-kinds/command/index.ts';
 import type { RunEvent, RunResult } from '../../loop/index.ts';
 
 /** The `--output-format` values of `hookwire run`. */
@@ -12,6 +12,6 @@ export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
  */
 export interface RunOutput {
   event(event: RunEvent): void;
-  hookRun(record: HookRunRecord): void;
+  hookRun(record: HookRunRecord, verdict: HookRunVerdict): void;
   finish(result: RunResult): void;
 }

@@ -53,6 +53,28 @@ export interface HookRunRecord {
   readonly detail?: string;
 }
 
+/**
+ * What one hook run decided on its own (`decisionOf`) and why (its denial, its stop reason, or
+ * what failed), as the `onHookRun` callbacks get it beside the record: the text output prints a
+ * line per denial, stop and failed-closed guard from it.
+ */
+export interface HookRunVerdict {
+  readonly decision: HookRunDecision;
+  readonly reason?: string;
+}
+
+/** The verdict of one hook run (see `HookRunVerdict`). */
+export function verdictOf(event: HookEventName, outcome: HookRunOutcome): HookRunVerdict {
+  const decision = decisionOf(event, outcome);
+  const stopReason = outcome.output?.stopReason;
+  const reason =
+    outcome.denial ??
+    (decision === 'stop' && typeof stopReason === 'string' ? stopReason : undefined) ??
+    outcome.output?.reason ??
+    outcome.record.detail;
+  return reason === undefined ? { decision } : { decision, reason };
+}
+
 /** What one hook run means for the event it ran for. */
 export interface HookRunOutcome {
   readonly record: HookRunRecord;

@@ -29,6 +29,7 @@ export {
   type HookRunOutcome,
   type HookRunRecord,
   type HookRunStatus,
+  type HookRunVerdict,
 } from './hook-run.ts';
 export {
   runHookGroup,

@@ -12,8 +12,10 @@ import { failureAnswer, hookEnvironment, type HookKindStates } from '../hook-kin
 import {
   decisionOf,
   interpretAnswer,
+  verdictOf,
   type HookRunOutcome,
   type HookRunRecord,
+  type HookRunVerdict,
 } from './hook-run.ts';
 import type { CommandRunner } from './runner/index.ts';
 import type { HookGroupConfig } from '../settings/index.ts';
@@ -28,7 +30,7 @@ export interface HookGroupRunOptions {
   /** SIGTERM → SIGKILL grace; the runner's default when absent. */
   readonly killGraceMs?: number;
   /** Called once per hook run, in completion order, as soon as it settles. */
-  readonly onHookRun?: (record: HookRunRecord) => void;
+  readonly onHookRun?: (record: HookRunRecord, verdict: HookRunVerdict) => void;
   /** How hooks with `"environment": "scrubbed"` or `"sandbox": true` are confined. */
   readonly confinement?: HookProcessOptions;
   /**
@@ -98,7 +100,7 @@ async function runOne(
         ...(options.signal === undefined ? {} : { signal: options.signal }),
         ...(options.kinds === undefined ? {} : { kinds: options.kinds }),
       });
-  options.onHookRun?.(outcome.record);
+  options.onHookRun?.(outcome.record, verdictOf(group.event, outcome));
   if (options.onObservedRun !== undefined)
     options.onObservedRun(observe(group, payload, outcome, input, startTime, options));
   return outcome;

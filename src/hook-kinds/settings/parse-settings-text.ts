@@ -41,6 +41,10 @@ export interface ParsedSettingsFile {
   readonly mcpServers: readonly McpServerEntry[];
   /** `maxContextTokens` as written (the compaction budget). */
   readonly maxContextTokens?: number;
+  /** `systemPrompt` as written (the main agent's system prompt). */
+  readonly systemPrompt?: string;
+  /** `maxStopContinuations` as written (Stop continuations per turn). */
+  readonly maxStopContinuations?: number;
 }
 
 /** An agent type of a settings file's `agents`, and where it was written. */
@@ -189,6 +193,12 @@ export function readSettingsText(text: string, origin: SettingsTextOrigin): Sett
       mcpServers,
       ...(isJsonObject(raw) && typeof raw.maxContextTokens === 'number'
         ? { maxContextTokens: raw.maxContextTokens }
+        : {}),
+      ...(isJsonObject(raw) && typeof raw.systemPrompt === 'string'
+        ? { systemPrompt: raw.systemPrompt }
+        : {}),
+      ...(isJsonObject(raw) && typeof raw.maxStopContinuations === 'number'
+        ? { maxStopContinuations: raw.maxStopContinuations }
         : {}),
     },
     issues,

@@ -158,6 +158,14 @@ export const settingsFileSchema = z
       description:
         "The context budget in tokens past which hookwire run compacts the history, like --max-context-tokens (which wins). Default: the model's known context window, else no automatic compaction. The last layer that sets it wins.",
     }),
+    systemPrompt: z.string().max(65536).optional().meta({
+      description:
+        "The main agent's system prompt for hookwire run, in place of the default one (like --system-prompt, which wins); project instructions (AGENTS.md, CLAUDE.md, GEMINI.md) and --append-system-prompt still follow it. The last layer that sets it wins; from a file inside the project it applies once trusted (hookwire hooks trust).",
+    }),
+    maxStopContinuations: z.int().min(0).optional().meta({
+      description:
+        'How many times Stop (and SubagentStop) hooks may keep one turn going by blocking, like --max-stop-continuations (which wins); 0 lets no block continue a turn. The last layer that sets it wins.',
+    }),
   })
   .meta({ title: 'hookwire settings', description: 'Command hooks for hookwire.' });
 
