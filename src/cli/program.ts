@@ -215,7 +215,7 @@ function addHooks(program: Command): void {
     .option('--trust-project', TRUST_PROJECT_HELP)
     .addHelpText(
       'after',
-      '\nBase fields the payload lacks (session_id, transcript_path, cwd, hook_event_name, timestamp) are filled in.\nExit status: 0 whatever the decision; 1 for a configuration or input error.',
+      '\nBase fields the payload lacks (session_id, transcript_path, cwd, hook_event_name, timestamp, and tool_call_id for a tool event) are filled in.\nExit status: 0 whatever the decision; 1 for a configuration or input error.',
     )
     .action(
       action(async (event: string, options: HooksFireOptions) => {
