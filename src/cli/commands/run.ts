@@ -215,11 +215,16 @@ export async function runCommand(
     },
   });
   const { settings } = hookSession;
+  // The trust record was read once already to open the session; a failure now still closes it.
+  const trust = await commandTrust(options).catch(async (error: unknown) => {
+    await hookSession.close();
+    throw error;
+  });
   const instructionFiles = await readInstructionFiles({
     projectDir,
     env: process.env,
     ...(options.dialects === false ? { dialects: false } : {}),
-    trust: await commandTrust(options),
+    trust,
   });
   const notice = untrustedNotice(settings, options, instructionFiles);
   if (notice !== undefined) process.stderr.write(`${notice}\n`);
