@@ -29,7 +29,7 @@ describe('hookwire hooks fire', () => {
       input: '{not json',
     });
     expect(invalid.code).toBe(1);
-    const example = /e\.g\. (\{.*\})\.$/m.exec(invalid.stderr.trim())?.[1];
+    const example = /e\.g\. (\{.*\})\.$/m.exec(invalid.stderr.trim())?.[1] ?? '';
     expect(example).toBe('{"tool_name": "shell", "tool_input": {"command": "ls"}}');
 
     const outcome = await runCli(['hooks', 'fire', 'PreToolUse', '--cwd', sandbox.project], {
