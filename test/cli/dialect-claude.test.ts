@@ -254,6 +254,8 @@ console.log(JSON.stringify({ hookSpecificOutput: { hookEventName: 'PostToolUse',
     // The tool's output is what the model sees, not the hook's stderr.
     expect(JSON.stringify(response?.result)).toContain('const answer = 42');
     expect(JSON.stringify(response?.result)).not.toContain('lint failed');
+    // The text output does not call the feedback a denial.
+    expect(outcome.stderr).not.toContain('denied');
     // The hook's stderr reaches the model beside it.
     expect(JSON.stringify(contents)).toContain(
       'PostToolUse hook feedback: lint failed: a.ts has no semicolon',

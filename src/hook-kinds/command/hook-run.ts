@@ -25,7 +25,7 @@ import { formatDuration } from '../settings/duration.ts';
 import { isJsonObject } from '../../wire/json-object.ts';
 import { DIALECTS } from '../dialects/dialect.ts';
 import type { DialectName } from '../dialects/vocabulary.ts';
-import { foreignAnswer, normalizeForeignAnswer } from '../dialects/translate.ts';
+import { blockIsFeedback, foreignAnswer, normalizeForeignAnswer } from '../dialects/translate.ts';
 
 /**
  * `ok`: exited 0 and its output decoded. `blocked`: it denied (exit 2, or a JSON deny).
@@ -63,9 +63,17 @@ export interface HookRunVerdict {
   readonly reason?: string;
 }
 
-/** The verdict of one hook run (see `HookRunVerdict`). */
-export function verdictOf(event: HookEventName, outcome: HookRunOutcome): HookRunVerdict {
-  const decision = decisionOf(event, outcome);
+/**
+ * The verdict of one hook run (see `HookRunVerdict`); `dialect` is the group's, whose blocks may
+ * be feedback rather than denials (`blockIsFeedback`: Claude Code's `PostToolUse`).
+ */
+export function verdictOf(
+  event: HookEventName,
+  outcome: HookRunOutcome,
+  dialect?: string,
+): HookRunVerdict {
+  const own = decisionOf(event, outcome);
+  const decision = own === 'deny' && blockIsFeedback(dialect, event) ? 'context' : own;
   const stopReason = outcome.output?.stopReason;
   const reason =
     outcome.denial ??

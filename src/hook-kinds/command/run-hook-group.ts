@@ -100,7 +100,7 @@ async function runOne(
         ...(options.signal === undefined ? {} : { signal: options.signal }),
         ...(options.kinds === undefined ? {} : { kinds: options.kinds }),
       });
-  options.onHookRun?.(outcome.record, verdictOf(group.event, outcome));
+  options.onHookRun?.(outcome.record, verdictOf(group.event, outcome, group.dialect));
   if (options.onObservedRun !== undefined)
     options.onObservedRun(observe(group, payload, outcome, input, startTime, options));
   return outcome;

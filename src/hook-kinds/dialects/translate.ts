@@ -169,10 +169,19 @@ export function foreignOutcome(
   fields: Fields,
   combined: CombinedOutcome,
 ): CombinedOutcome {
-  if (dialect === 'claude' && event === 'PostToolUse') return claudePostToolUseOutcome(combined);
+  if (blockIsFeedback(dialect, event)) return claudePostToolUseOutcome(combined);
   return dialect === 'gemini' && GEMINI_MODEL_EVENTS.has(event)
     ? alignGeminiOutcome(event, fields, combined)
     : combined;
+}
+
+/**
+ * True where a dialect's block is feedback, not a denial: Claude Code's `PostToolUse` (the tool
+ * already ran; see `claudePostToolUseOutcome`). The one place the rule lives: the outcome and
+ * the verdict the text output prints both ask it.
+ */
+export function blockIsFeedback(dialect: string | undefined, event: HookEventName): boolean {
+  return dialect === 'claude' && event === 'PostToolUse';
 }
 
 /**
