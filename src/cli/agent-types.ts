@@ -1,18 +1,33 @@
 /**
- * The agent types of a `hookwire run`: `~/.hookwire/agents/*.md` (user), then
- * `<project>/.hookwire/agents/*.md`, then the `agents` of every settings layer in merge order; a
- * later definition of a name replaces an earlier one. A type's `model` (a `--model` spec, or
- * `inherit`) is resolved here; a file that does not parse is a one-line error naming it.
+ * The agent types of a `hookwire run`: `~/.claude/agents/*.md`, `~/.hookwire/agents/*.md`
+ * (user), then `<project>/.claude/agents/*.md`, `<project>/.hookwire/agents/*.md`, then the
+ * `agents` of every settings layer in merge order; a later definition of a name replaces an
+ * earlier one. A type's `model` (a `--model` spec, or `inherit`) is resolved here; a hookwire
+ * file that does not parse is a one-line error naming it.
+ *
+ * Claude Code's agent files (`.claude/agents/`, read with the dialects, not with
+ * `--no-dialects`) are read as Claude Code reads them: a file that does not parse is skipped
+ * with a warning, and a `model` that is one of Claude Code's aliases (`sonnet`, `opus`, `haiku`)
+ * is ignored with a warning (the subagent inherits the main agent's model).
+ *
+ * In every definition, `tools` entries in Claude Code's words (`Read, Grep, Bash, Edit, Write,
+ * Glob`, `Agent`/`Task`) mean hookwire's tools through the Claude vocabulary
+ * (`hook-kinds/dialects/vocabulary.ts`); an entry that names no tool the run has (and is not a
+ * pattern or an `mcp__` name) is a warning naming the file: the subagent would not get it.
  */
+import { readdir, readFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
+import { hookwireToolName, TOOLS_WITHOUT_COUNTERPART } from '../hook-kinds/dialects/vocabulary.ts';
 import type { LanguageModel } from '../content/index.ts';
 import type { EffectiveSettings } from '../hook-kinds/settings/index.ts';
 import {
   AgentTypeError,
   loadAgentFiles,
+  parseAgentFile,
   type AgentType,
   type AgentTypeDefinition,
+  type ParsedAgentFile,
 } from '../loop/index.ts';
 import { CliError } from './cli-error.ts';
 
@@ -22,24 +37,111 @@ export interface LoadedAgentTypes {
   readonly warnings: readonly string[];
 }
 
+/** Options of `loadAgentTypes`. */
+export interface AgentTypeSources {
+  /** The names of the tools the run offers (built-in and MCP), for the unknown-tool warning. */
+  readonly knownTools: readonly string[];
+  /** false (`--no-dialects`): do not read `.claude/agents/`. */
+  readonly dialects?: boolean;
+}
+
+/** Claude Code's model aliases in an agent file's `model`. */
+const CLAUDE_MODEL_ALIASES = new Set(['sonnet', 'opus', 'haiku', 'opusplan']);
+
+/** The agent files of one of Claude Code's directories: a file that does not parse is a warning. */
+async function loadClaudeAgentFiles(
+  directory: string,
+  warnings: string[],
+): Promise<ParsedAgentFile[]> {
+  let names: string[];
+  try {
+    names = await readdir(directory);
+  } catch {
+    return [];
+  }
+  const parsed: ParsedAgentFile[] = [];
+  for (const name of names.filter((entry) => entry.toLowerCase().endsWith('.md')).sort()) {
+    const file = join(directory, name);
+    try {
+      const read = parseAgentFile(await readFile(file, 'utf8'), file);
+      const model = read.definition.model;
+      if (model !== undefined && CLAUDE_MODEL_ALIASES.has(model)) {
+        warnings.push(
+          `${file}: model "${model}" is a Claude Code alias, not a hookwire model spec; the subagent inherits the main agent's model (write e.g. anthropic:claude-sonnet-4-5 in a .hookwire/agents file to choose one)`,
+        );
+        const { model: _alias, ...definition } = read.definition;
+        parsed.push({ ...read, definition });
+      } else parsed.push(read);
+    } catch (error) {
+      warnings.push(
+        `${error instanceof Error ? error.message : String(error)} (this Claude Code agent file is skipped)`,
+      );
+    }
+  }
+  return parsed;
+}
+
+/**
+ * `tools` entries with Claude Code's names mapped to hookwire's; a warning per entry that names
+ * no tool of the run (the subagent would not get it), naming `source`.
+ */
+function resolveToolNames(
+  entries: readonly string[],
+  knownTools: ReadonlySet<string>,
+  source: string,
+  warnings: string[],
+): string[] {
+  const resolved: string[] = [];
+  for (const entry of entries) {
+    const trimmed = entry.trim();
+    const name = hookwireToolName('claude', trimmed);
+    resolved.push(name);
+    if (knownTools.has(name) || name.includes('*') || name.startsWith('mcp__')) continue;
+    const foreign = TOOLS_WITHOUT_COUNTERPART.claude.includes(trimmed);
+    warnings.push(
+      `${source}: tools: "${trimmed}" ${foreign ? 'is a Claude Code tool hookwire does not have' : 'names no tool'}, so the subagent does not get it; the tools are ${[...knownTools].join(', ')} (Claude Code's Read, Write, Edit, Glob, Grep, Bash and Agent mean them too)`,
+    );
+  }
+  return resolved;
+}
+
 /** Loads and resolves the agent types (see the module comment). */
 export async function loadAgentTypes(
   settings: EffectiveSettings,
   projectDir: string,
   env: NodeJS.ProcessEnv,
   resolveModel: (spec: string) => Promise<LanguageModel>,
+  sources: AgentTypeSources = { knownTools: [] },
 ): Promise<LoadedAgentTypes> {
   const home =
     env.HOOKWIRE_HOME === undefined || env.HOOKWIRE_HOME === '' ? homedir() : env.HOOKWIRE_HOME;
-  const directories = [join(home, '.hookwire', 'agents')];
-  const projectAgents = join(projectDir, '.hookwire', 'agents');
-  if (projectAgents !== directories[0]) directories.push(projectAgents);
+  const claude = sources.dialects !== false;
+  const directories: { readonly directory: string; readonly claude: boolean }[] = [];
+  const add = (directory: string, isClaude: boolean): void => {
+    if (isClaude && !claude) return;
+    if (!directories.some((known) => known.directory === directory))
+      directories.push({ directory, claude: isClaude });
+  };
+  add(join(home, '.claude', 'agents'), true);
+  add(join(home, '.hookwire', 'agents'), false);
+  add(join(projectDir, '.claude', 'agents'), true);
+  add(join(projectDir, '.hookwire', 'agents'), false);
+  const knownTools = new Set(sources.knownTools);
   const definitions = new Map<string, AgentTypeDefinition>();
   const warnings: string[] = [];
-  for (const directory of directories) {
+  const withTools = (definition: AgentTypeDefinition): AgentTypeDefinition =>
+    definition.tools === undefined || knownTools.size === 0
+      ? definition
+      : {
+          ...definition,
+          tools: resolveToolNames(definition.tools, knownTools, definition.source, warnings),
+        };
+  for (const { directory, claude: isClaude } of directories) {
     let files;
     try {
-      files = await loadAgentFiles(directory);
+      files = isClaude
+        ? await loadClaudeAgentFiles(directory, warnings)
+        : await loadAgentFiles(directory);
     } catch (error) {
       if (error instanceof AgentTypeError) throw new CliError(error.message, { cause: error });
       throw new CliError(
@@ -48,7 +150,7 @@ export async function loadAgentTypes(
       );
     }
     for (const file of files) {
-      definitions.set(file.definition.name, file.definition);
+      definitions.set(file.definition.name, withTools(file.definition));
       if (file.ignoredKeys.length > 0)
         warnings.push(
           `${file.definition.source}: ignored front matter key(s) ${file.ignoredKeys.join(', ')} (hookwire reads name, description, tools, model)`,
@@ -56,14 +158,17 @@ export async function loadAgentTypes(
     }
   }
   for (const setting of settings.agents)
-    definitions.set(setting.name, {
-      name: setting.name,
-      description: setting.description,
-      prompt: setting.prompt,
-      ...(setting.tools === undefined ? {} : { tools: setting.tools }),
-      ...(setting.model === undefined ? {} : { model: setting.model }),
-      source: `${setting.file} (agents.${setting.name})`,
-    });
+    definitions.set(
+      setting.name,
+      withTools({
+        name: setting.name,
+        description: setting.description,
+        prompt: setting.prompt,
+        ...(setting.tools === undefined ? {} : { tools: setting.tools }),
+        ...(setting.model === undefined ? {} : { model: setting.model }),
+        source: `${setting.file} (agents.${setting.name})`,
+      }),
+    );
   const types: AgentType[] = [];
   for (const definition of definitions.values()) {
     const spec = definition.model;

@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import type { LanguageModel } from '../content/index.ts';
-import { loadScriptedModel } from '../adapters/testing/scripted-model.ts';
+import { loadScriptedModel, ScriptError } from '../adapters/testing/scripted-model.ts';
 import { CliError } from './cli-error.ts';
 
 /** Options of `resolveModel`. */
@@ -35,6 +35,12 @@ export async function resolveModel(
     try {
       return await loadScriptedModel(path);
     } catch (error) {
+      // A malformed line: its message names the file, the line and the problem.
+      if (error instanceof ScriptError)
+        throw new CliError(
+          `The script of --model ${spec} is not valid: ${error.message}; fix that line (one JSON object per model call, see the README's "Scripted model").`,
+          { cause: error },
+        );
       const code = (error as NodeJS.ErrnoException).code;
       if (code === 'ENOENT') {
         throw new CliError(

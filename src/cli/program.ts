@@ -7,6 +7,7 @@ import type { HooksStatsOptions } from './commands/hooks-stats.ts';
 import type { TraceCommandOptions } from './commands/trace.ts';
 import type { RunCommandOptions } from './commands/run.ts';
 import type { CompactCommandOptions } from './commands/compact.ts';
+import type { DoctorOptions } from './commands/doctor.ts';
 import { packageVersion } from './package-version.ts';
 import { writeStdout } from './output/stdout.ts';
 import { reportError } from './report-error.ts';
@@ -107,6 +108,22 @@ function addRun(program: Command): void {
       "compact the history (PreCompact, a summary of the older turns, PostCompact) when the next request would exceed this many tokens (default: the model's known window, else off)",
     )
     .option(
+      '--system-prompt <text>',
+      "the main agent's system prompt instead of the default one: the text, or @FILE to read it from a file (default: the systemPrompt setting, else hookwire's prompt saying what the agent is, where it runs and its tools); instruction files still follow it",
+    )
+    .option(
+      '--append-system-prompt <text>',
+      'text added after the system prompt (before the instruction files AGENTS.md, CLAUDE.md, GEMINI.md)',
+    )
+    .option(
+      '--max-stop-continuations <n>',
+      'how many times Stop (and SubagentStop) hooks may keep one turn going by blocking (default: the maxStopContinuations setting, else the loop default); 0 lets no block continue',
+    )
+    .option(
+      '--quiet',
+      'text output: no line on stderr per hook decision (denial, stop, failed-closed guard, Stop continuation); warnings still print',
+    )
+    .option(
       '--max-agent-depth <n>',
       'how deep subagents of the agent tool may nest (default 1: subagents have no agent tool)',
     )
@@ -202,7 +219,7 @@ function addHooks(program: Command): void {
     .option('--trust-project', TRUST_PROJECT_HELP)
     .addHelpText(
       'after',
-      '\nBase fields the payload lacks (session_id, transcript_path, cwd, hook_event_name, timestamp) are filled in.\nExit status: 0 whatever the decision; 1 for a configuration or input error.',
+      '\nBase fields the payload lacks (session_id, transcript_path, cwd, hook_event_name, timestamp, and tool_call_id for a tool event) are filled in.\nExit status: 0 whatever the decision; 1 for a configuration or input error.',
     )
     .action(
       action(async (event: string, options: HooksFireOptions) => {
@@ -306,11 +323,17 @@ function addDoctor(program: Command): void {
   program
     .command('doctor')
     .description(
-      'Show the spawn helper in use (native or Node) and the process containment in force on this machine.',
+      'Show the spawn helper in use (native or Node), the process containment in force on this machine, and the instruction files hookwire run sends for the project.',
     )
     .option('--json', 'print the report as one JSON object')
+    .option(
+      '--cwd <dir>',
+      'the project whose instruction files (AGENTS.md, CLAUDE.md, GEMINI.md) are listed (default: the working directory)',
+    )
+    .option('--trust-project', TRUST_PROJECT_HELP)
+    .option('--no-dialects', 'list only AGENTS.md files, as hookwire run --no-dialects reads them')
     .action(
-      action(async (options: { json?: boolean }) => {
+      action(async (options: DoctorOptions) => {
         const { doctorCommand } = await import('./commands/doctor.ts');
         return doctorCommand(options);
       }),

@@ -119,20 +119,38 @@ function shellQuote(text: string): string {
 
 /**
  * The one line `run`, `hooks fire` and `mcp list` print on stderr when hooks, loosening
- * settings or MCP servers of the project were skipped as not trusted, naming the command that trusts them; `undefined`
- * when nothing was skipped.
+ * settings, the `systemPrompt` setting, MCP servers or (`run`) instruction files of the project
+ * were skipped as not trusted, naming the command that trusts them; `undefined` when nothing was
+ * skipped.
  */
 export function untrustedNotice(
   settings: EffectiveSettings,
   options: SettingsCommandOptions,
+  instructionFiles: readonly { readonly label: string; readonly trusted: boolean }[] = [],
 ): string | undefined {
   const hooks = settings.untrustedHooks;
-  const entries = settings.ignoredSettings.length;
+  const entries = settings.ignoredSettings.filter(
+    (setting) => setting.setting !== 'systemPrompt',
+  ).length;
+  const systemPrompt = settings.ignoredSettings.length - entries;
   const servers = settings.ignoredMcpServers.length;
-  if (hooks === 0 && entries === 0 && servers === 0) return undefined;
+  const instructions = instructionFiles.filter((file) => !file.trusted);
+  if (
+    hooks === 0 &&
+    entries === 0 &&
+    systemPrompt === 0 &&
+    servers === 0 &&
+    instructions.length === 0
+  )
+    return undefined;
   const parts: string[] = [];
   if (hooks > 0) parts.push(`${hooks} project hook${hooks === 1 ? '' : 's'}`);
   if (entries > 0) parts.push(`${entries} project permission setting${entries === 1 ? '' : 's'}`);
+  if (systemPrompt > 0) parts.push("the project's systemPrompt setting");
+  if (instructions.length > 0)
+    parts.push(
+      `the project's instruction file${instructions.length === 1 ? '' : 's'} ${instructions.map((file) => file.label).join(', ')} (not sent to the model)`,
+    );
   if (servers > 0)
     parts.push(
       `${servers} project MCP server${servers === 1 ? '' : 's'} (${settings.ignoredMcpServers.map((server) => server.name).join(', ')})`,

@@ -215,8 +215,7 @@ function askOf(
   label: string,
 ): { readonly by: string; readonly reason: string } | undefined {
   const specific = output.hookSpecificOutput as
-    | { permissionDecision?: string; permissionDecisionReason?: string }
-    | undefined;
+    { permissionDecision?: string; permissionDecisionReason?: string } | undefined;
   if (specific?.permissionDecision !== 'ask' || output.decision === 'deny') return undefined;
   return {
     by: label,

@@ -20,12 +20,16 @@ import { HookStack, type HookStackOptions } from '../hooks/stack/hook-stack.ts';
 import type { CommandHookOptions } from '../hook-kinds/group/external-hook.ts';
 import { HookKindStates } from '../hook-kinds/hook-kind.ts';
 import type { HookRunRecord } from '../hook-kinds/hook-run.ts';
+import type { HookRunVerdict } from '../hook-kinds/group/hook-verdict.ts';
 import type { HookProcessOptions } from '../hook-kinds/group/run-hook-group.ts';
 import type { CommandRunner, CommandRunnerOptions } from '../supervision/index.ts';
 import { deferredRunner } from '../supervision/deferred-runner.ts';
 import { loadSettings } from '../hook-kinds/settings/load-settings.ts';
 import type { McpConnections, StartMcpServersOptions } from '../mcp/mcp-connections.ts';
-import { openClaudeEnvFile, wantsClaudeEnvFile } from '../hook-kinds/dialects/claude/claude-env-file.ts';
+import {
+  openClaudeEnvFile,
+  wantsClaudeEnvFile,
+} from '../hook-kinds/dialects/claude/claude-env-file.ts';
 import type { EffectiveSettings, HookTrust } from '../hook-kinds/settings/effective-settings.ts';
 import type { SettingsEnvironment } from '../hook-kinds/settings/settings-layer.ts';
 import {
@@ -127,7 +131,7 @@ export interface HookSessionOptions extends HookSettingsOptions {
   /** How command hooks spawn (see `createCommandRunner`). Default `helper`. */
   readonly runnerMode?: CommandRunnerOptions['mode'];
   /** Called for every command-hook run as it settles (stream-json output, diagnostics). */
-  readonly onHookRun?: (record: HookRunRecord) => void;
+  readonly onHookRun?: (record: HookRunRecord, verdict: HookRunVerdict) => void;
   /** Options of the session's stack (name, hook-error policy). */
   readonly stack?: HookStackOptions;
   /**

@@ -290,3 +290,51 @@ export function toolPairingProblems(history: readonly Message[]): string[] {
   }
   return problems;
 }
+
+/** The fewest characters of a tool result that compaction keeps when it cuts one. */
+export const CUT_RESULT_MIN_CHARS = 200;
+
+/** What `cutToolResults` did. */
+export interface CutToolResults {
+  readonly messages: Message[];
+  /** How many tool results were cut. */
+  readonly cut: number;
+  /** The estimated tokens the cuts saved. */
+  readonly savedTokens: number;
+}
+
+/**
+ * Cuts the tool results of `messages`, oldest first, until about `excessTokens` are saved or
+ * every result is down to `CUT_RESULT_MIN_CHARS`: a cut result becomes its text's start and a
+ * note saying how long it was and why it was cut. What compaction does when the messages it
+ * keeps verbatim are themselves over the budget (one huge tool result): the summary cannot make
+ * room for them. The messages are copied; the pairing of calls and results is unchanged.
+ */
+export function cutToolResults(
+  messages: readonly Message[],
+  excessTokens: number,
+  budgetTokens: number,
+): CutToolResults {
+  let remaining = excessTokens * CHARS_PER_TOKEN;
+  let cut = 0;
+  let savedChars = 0;
+  const out = messages.map((message): Message => {
+    if (remaining <= 0 || !message.blocks.some((block) => block.type === 'tool_response'))
+      return message;
+    const blocks = message.blocks.map((block): ContentBlock => {
+      if (remaining <= 0 || block.type !== 'tool_response') return block;
+      const text = json(block.result);
+      if (text.length <= CUT_RESULT_MIN_CHARS) return block;
+      const note = `\n[hookwire cut this tool result from ${text.length} characters when it compacted the history, to fit the context budget of ${budgetTokens} tokens]`;
+      const keep = Math.max(CUT_RESULT_MIN_CHARS, text.length - remaining - note.length);
+      if (keep + note.length >= text.length) return block;
+      const saved = text.length - keep - note.length;
+      remaining -= saved;
+      savedChars += saved;
+      cut++;
+      return { ...block, result: `${text.slice(0, keep)}${note}` };
+    });
+    return { ...message, blocks };
+  });
+  return { messages: out, cut, savedTokens: Math.floor(savedChars / CHARS_PER_TOKEN) };
+}

@@ -250,10 +250,11 @@ export function describeCommandRunnerContract(
 
       expect(result.termination).toBe('timeout');
       expect(result.exitCode).toBeNull();
-      // Settled at the deadline, far from the end of the grace (timeout + 3000 ms).
+      // Not before the deadline (a lower bound, which load cannot break).
       expect(settledAfter).toBeGreaterThanOrEqual(timeoutMs - 5);
-      expect(settledAfter).toBeLessThan(timeoutMs + killGraceMs / 3);
-      // The hook ignores SIGTERM, so its processes are still there when the outcome settles.
+      // Settled before the grace ended, shown by order rather than by a wall-clock bound: the hook
+      // ignores SIGTERM and only the SIGKILL at the end of the grace ends it, so its processes
+      // are still there when the outcome settles.
       expect(await isRunning(shellPid)).toBe(true);
       expect(await isRunning(grandchildPid)).toBe(true);
       const members = await runningMembersOf(groupId);
@@ -270,23 +271,22 @@ export function describeCommandRunnerContract(
       const result = await runner.run({
         ...base('sleep 30 & sleep 30; wait'),
         timeoutMs: 100,
-        killGraceMs: 20_000,
+        // Far longer than the test's own timeout: a runner that waited out the grace for a group
+        // SIGTERM already emptied would time the test out (no wall-clock assertion needed).
+        killGraceMs: 3_600_000,
       });
       expect(result.termination).toBe('timeout');
-      const started = performance.now();
-      // close() waits for every kill sequence: with a 20 s grace it would take 20 s if the runner
-      // waited out the grace for a group that SIGTERM already emptied.
+      // close() waits for every kill sequence.
       await runner.close();
-      expect(performance.now() - started).toBeLessThan(10_000);
     });
 
     it('cancels a run when its AbortSignal fires, and kills its group', async () => {
       const readyFile = join(directory, 'ready');
       const controller = new AbortController();
-      const started = performance.now();
       const pending = runner.run({
         ...base(`sh ${quote(fixture('signal-ready-then-wait.sh'))} ${quote(readyFile)}`),
-        timeoutMs: 20_000,
+        // Far past the test's own timeout: only the abort can settle the run in time.
+        timeoutMs: 3_600_000,
         killGraceMs: 200,
         signal: controller.signal,
       });
@@ -295,7 +295,6 @@ export function describeCommandRunnerContract(
       const result = await pending;
       expect(result.termination).toBe('aborted');
       expect(result.exitCode).toBeNull();
-      expect(performance.now() - started).toBeLessThan(10_000);
       await runner.close();
       await expectAllGone([hookPid]);
     });
@@ -317,8 +316,9 @@ export function describeCommandRunnerContract(
         killGraceMs: 200,
       });
       expect(result).toMatchObject({ termination: 'exited', exitCode: 0, stdout: 'answer\n' });
-      expect(result.durationMs).toBeLessThan(5000);
       const grandchildPid = Number((await readFile(pidFile, 'utf8')).trim());
+      // The grandchild holds the pipes for 300 s, past the test's own timeout: settling at all
+      // shows the run did not wait for them (no wall-clock bound needed).
       await runner.close();
       await expectAllGone([grandchildPid]);
     });
@@ -363,7 +363,6 @@ export function describeCommandRunnerContract(
         killGraceMs: 300,
       });
       expect(result).toMatchObject({ termination: 'exited', exitCode: 0, stdout: 'answer\n' });
-      expect(result.durationMs).toBeLessThan(5000);
       const [escapeePid] = (await waitForFile(pidFile)).trim().split(' ').map(Number) as [number];
       // A daemon started by a hook that exited cleanly lives as long as its runner ...
       expect(await isRunning(escapeePid)).toBe(true);

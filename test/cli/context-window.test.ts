@@ -29,8 +29,9 @@ interface ChatBody {
 const SUMMARY = 'The user asked for three echoes; all three ran.';
 
 /**
- * The provider: three tool-calling answers whose usage reports a prompt growing by 3000 tokens a
- * call, then a final answer; a summarization request (its system message) gets the summary.
+ * The provider: three tool-calling answers (each shell call prints 4,000 characters) whose usage
+ * reports a prompt growing by 3000 tokens a call, then a final answer; a summarization request
+ * (its system message) gets the summary.
  */
 function agentServer(server: LoopbackServer): void {
   let agentCalls = 0;
@@ -56,7 +57,11 @@ function agentServer(server: LoopbackServer): void {
               type: 'function',
               function: {
                 name: 'shell',
-                arguments: JSON.stringify({ command: `echo ${agentCalls}` }),
+                // Output the size the usage implies (about 1,000 tokens), so the estimate of
+                // what compaction keeps agrees with the provider's count.
+                arguments: JSON.stringify({
+                  command: `echo ${agentCalls}; head -c 4000 /dev/zero | tr '\\0' x`,
+                }),
               },
             },
           ],

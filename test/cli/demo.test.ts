@@ -46,6 +46,10 @@ describe('npm run demo', () => {
     expect(outcome.stderr).toContain(
       'one-more-check (Stop): asked the agent to re-read todo.md before it finishes',
     );
+    // The text output shows the guard's denial, with its name.
+    expect(outcome.stderr).toContain(
+      'hookwire: PreToolUse hook "guard-shell" denied: Blocked by guard-shell: "rm -rf ./*" would delete files recursively.',
+    );
     // The guard denied rm -rf: the workspace is intact.
     expect((await readdir(workspace)).sort()).toEqual(['.hookwire', 'notes.txt', 'todo.md']);
     const audit = await readLog(join(workspace, '.hookwire', 'audit.jsonl'));

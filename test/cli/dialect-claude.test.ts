@@ -228,6 +228,40 @@ console.log(JSON.stringify({ hookSpecificOutput: { hookEventName: 'PostToolUse',
     expect(JSON.stringify(requests[1]?.['contents'])).toContain('formatted a.ts');
   });
 
+  it('a PostToolUse hook exiting 2 keeps the tool output and feeds its stderr back to the model, as Claude Code does', async () => {
+    const sandbox = await createSandbox();
+    const lint = await writeHookScript(
+      sandbox.root,
+      'lint.mjs',
+      `process.stderr.write('lint failed: a.ts has no semicolon'); process.exit(2);`,
+    );
+    await claudeSettings(sandbox, {
+      hooks: { PostToolUse: [{ matcher: 'Read', hooks: [{ type: 'command', command: lint }] }] },
+    });
+    await writeFile(join(sandbox.project, 'a.ts'), 'const answer = 42');
+    const outcome = await runScripted(sandbox, [
+      callTool('c0', 'read_file', { path: 'a.ts' }),
+      say('done'),
+    ]);
+
+    expect(outcome.code).toBe(0);
+    const contents = outcome.requests[1]?.['contents'] as {
+      blocks: { type: string; result?: unknown; text?: string }[];
+    }[];
+    const response = contents
+      .flatMap((message) => message.blocks)
+      .find((block) => block.type === 'tool_response');
+    // The tool's output is what the model sees, not the hook's stderr.
+    expect(JSON.stringify(response?.result)).toContain('const answer = 42');
+    expect(JSON.stringify(response?.result)).not.toContain('lint failed');
+    // The text output does not call the feedback a denial.
+    expect(outcome.stderr).not.toContain('denied');
+    // The hook's stderr reaches the model beside it.
+    expect(JSON.stringify(contents)).toContain(
+      'PostToolUse hook feedback: lint failed: a.ts has no semicolon',
+    );
+  });
+
   it('a Stop hook keeps the agent working until its check passes (decision "block"; and exit 2 with a JSON reason)', async () => {
     for (const variant of ['json', 'exit2'] as const) {
       const sandbox = await createSandbox();

@@ -82,6 +82,12 @@ async function run(sandbox: Sandbox, turns: readonly unknown[], extra: readonly 
   return { ...outcome, result: JSON.parse(outcome.stdout || '{}') as Record<string, unknown> };
 }
 
+/** The system message hookwire run's default system prompt becomes in Gemini's llm_request. */
+const SYSTEM = {
+  role: 'system',
+  content: expect.stringContaining('You are a coding agent run by hookwire') as unknown,
+};
+
 interface Content {
   speaker: string;
   blocks: { type: string; text?: string; name?: string }[];
@@ -106,7 +112,8 @@ describe('Gemini CLI model hooks (.gemini/settings.json)', () => {
     const payloads = await readLog(log);
     expect(payloads[0]?.['llm_request']).toEqual({
       model: expect.any(String) as unknown,
-      messages: [{ role: 'user', content: 'Summarise the notes.' }],
+      // hookwire run's system prompt comes first, as Gemini CLI's system instruction would.
+      messages: [SYSTEM, { role: 'user', content: 'Summarise the notes.' }],
       config: {},
       toolConfig: {
         mode: 'AUTO',
@@ -119,6 +126,7 @@ describe('Gemini CLI model hooks (.gemini/settings.json)', () => {
     });
     // The second call's history: prompt, the model's tool call, its result (no text: not sent).
     expect((payloads[1]?.['llm_request'] as { messages: unknown }).messages).toEqual([
+      SYSTEM,
       { role: 'user', content: 'Summarise the notes.' },
     ]);
     for (const request of outcome.requests) {
@@ -207,7 +215,7 @@ describe('Gemini CLI model hooks (.gemini/settings.json)', () => {
         });
       const [payload] = await readLog(log);
       expect(payload?.['llm_request']).toMatchObject({
-        messages: [{ role: 'user', content: 'Summarise the notes.' }],
+        messages: [SYSTEM, { role: 'user', content: 'Summarise the notes.' }],
         toolConfig: {
           mode: 'AUTO',
           allowedFunctionNames: expect.arrayContaining([

@@ -197,20 +197,19 @@ if (!existsSync(process.env.GEMINI_PROJECT_DIR + '/report.md')) {
         BeforeTool: [
           group('run_shell_command', [
             { name: 'blocker', command: 'echo blocked >&2; exit 2' },
-            { name: 'slow', command: 'sleep 5', timeout: 300 },
+            { name: 'slow', command: 'sleep 600', timeout: 300 },
           ]),
         ],
       },
     });
 
-    const started = Date.now();
     const { results } = await runToolCalls(sandbox, [['shell', { command: 'echo ran > ran.txt' }]]);
 
     expect(await readFile(log, 'utf8')).toBe(`${sandbox.project} platform\n`);
     // "blocker" is disabled; "slow" times out after 300 ms (not 300 s) and fails open.
     expect(results[0]?.error).toBeUndefined();
+    // A "slow" that ran its 600 s (past the test's timeout) would fail the test: no wall clock.
     expect(await readFile(join(sandbox.project, 'ran.txt'), 'utf8')).toBe('ran\n');
-    expect(Date.now() - started).toBeLessThan(30_000);
   });
 
   it('Gemini model hooks load beside the tool hooks (their shapes are translated); hooksConfig.enabled false loads nothing', async () => {

@@ -19,6 +19,34 @@ async function projectSettings(sandbox: Sandbox, settings: unknown): Promise<voi
 }
 
 describe('hookwire hooks fire', () => {
+  it('accepts the example payload its own error message suggests, filling in tool_call_id', async () => {
+    const sandbox = await createSandbox();
+    const log = join(sandbox.root, 'fired.jsonl');
+    const logger = await writeHookScript(sandbox.root, 'logger.mjs', LOGGER_HOOK, [log]);
+    await projectSettings(sandbox, settingsWith({ PreToolUse: [logger] }));
+    const invalid = await runCli(['hooks', 'fire', 'PreToolUse', '--cwd', sandbox.project], {
+      env: sandbox.env,
+      input: '{not json',
+    });
+    expect(invalid.code).toBe(1);
+    const example = /e\.g\. (\{.*\})\.$/m.exec(invalid.stderr.trim())?.[1] ?? '';
+    expect(example).toBe('{"tool_name": "shell", "tool_input": {"command": "ls"}}');
+
+    const outcome = await runCli(['hooks', 'fire', 'PreToolUse', '--cwd', sandbox.project], {
+      env: sandbox.env,
+      input: example,
+    });
+    expect(outcome.stderr).toBe('');
+    expect(outcome.code).toBe(0);
+    expect(JSON.parse(outcome.stdout)).toMatchObject({ event: 'PreToolUse', decision: 'allow' });
+    const [payload] = await readLog(log);
+    expect(payload).toMatchObject({
+      tool_name: 'shell',
+      tool_input: { command: 'ls' },
+      tool_call_id: expect.stringMatching(/^fire-call-/) as unknown,
+    });
+  });
+
   it('prints the combined outcome of an allowing hook as one JSON object and exits 0', async () => {
     const sandbox = await createSandbox();
     const allow = await writeHookScript(

@@ -233,7 +233,6 @@ describe.each([
     ]);
     let interrupted = false;
 
-    const started = Date.now();
     const outcome = await runCli(
       runArgs(context, script, surface, ['--output-format', 'stream-json']),
       {
@@ -250,8 +249,8 @@ describe.each([
     );
 
     expect(interrupted).toBe(true);
+    // The model call takes 60 s, past the test's timeout: only the interruption ends it in time.
     expect(outcome.code).toBe(130);
-    expect(Date.now() - started).toBeLessThan(30_000);
     const lines = jsonLines(outcome.stdout);
     expect(lines.at(-1)).toMatchObject({ type: 'result', status: 'cancelled' });
     const events = names(await readLog(context.log));

@@ -1,4 +1,4 @@
-import { readFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
@@ -431,6 +431,27 @@ describe('hookwire run', () => {
 
     expect(outcome.code).toBe(1);
     expect(outcome.stderr).toContain('--max-model-calls must be a positive whole number');
+  });
+
+  it('reports a malformed scripted-model line with its file, line number and reason', async () => {
+    const sandbox = await createSandbox();
+    const script = join(sandbox.root, 'model.jsonl');
+    await writeFile(
+      script,
+      `${JSON.stringify(say('fine'))}\n{"blocks": [{"type": "text", "text": "unterminated"\n`,
+    );
+    const outcome = await runCli(
+      ['run', 'go', '--model', `scripted:${script}`, '--cwd', sandbox.project],
+      { env: sandbox.env },
+    );
+    expect(outcome.code).toBe(1);
+    expect(outcome.stdout).toBe('');
+    expect(outcome.stderr).toMatch(
+      new RegExp(
+        `^hookwire: The script of --model scripted:\\S+ is not valid: ${script.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}:2: .+; fix that line`,
+      ),
+    );
+    expect(outcome.stderr).not.toContain('cannot be read');
   });
 
   it('resolves scripted:FILE against the invocation directory, not --cwd', async () => {

@@ -38,7 +38,7 @@ describe('hookwire run --resume while another process runs the session', () => {
     const { sessionId } = JSON.parse(first.stdout) as { sessionId: string };
     // The scripted model replays from line 1 in each process: give the holder the slow line.
     const slowScript = await writeScript(join(sandbox.root, 'slow.jsonl'), [
-      { blocks: [{ type: 'text', text: 'slow' }], finishReason: 'stop', delayMs: 60_000 },
+      { blocks: [{ type: 'text', text: 'slow' }], finishReason: 'stop', delayMs: 3_600_000 },
     ]);
 
     const holder = spawn(
@@ -77,18 +77,16 @@ describe('hookwire run --resume while another process runs the session', () => {
     ) as { pid: number; host: string; startedAt: string };
     expect(lock.pid).toBe(holder.pid);
 
-    const started = performance.now();
     const second = await runCli(['run', 'three', ...common, '--resume', sessionId], {
       env: sandbox.env,
     });
-    const waited = performance.now() - started;
     expect(second.code).toBe(1);
     expect(second.stderr).toContain(
       `hookwire: Session ${sessionId} is in use by another hookwire process (pid ${holder.pid} on host ${lock.host}, since ${lock.startedAt};`,
     );
     expect(second.stderr.trim().split('\n')).toHaveLength(1);
-    // "At once": it does not wait for the holder (which sleeps a minute).
-    expect(waited).toBeLessThan(20_000);
+    // "At once": it does not wait for the holder, whose model call takes an hour, far past the
+    // test's timeout (no wall-clock bound needed).
 
     holder.kill('SIGKILL');
     expect(await exited).toBe('SIGKILL');

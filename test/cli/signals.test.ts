@@ -107,10 +107,9 @@ describe('hookwire run: signals and exit statuses', () => {
   it('exits 0 without a warning when a completed run has a SessionEnd hook slower than its budget', async () => {
     const box = await sandbox();
     const settings = await writeJson(join(box.root, 'settings.json'), {
-      hooks: { SessionEnd: [{ hooks: [{ type: 'command', command: 'sleep 20' }] }] },
+      hooks: { SessionEnd: [{ hooks: [{ type: 'command', command: 'sleep 600' }] }] },
     });
     const script = await writeScript(join(box.root, 'model.jsonl'), [say('done')]);
-    const started = performance.now();
     const outcome = await runCli(
       ['run', 'hi', '--model', `scripted:${script}`, '--settings', settings, '--cwd', box.project],
       { env: box.env },
@@ -118,8 +117,8 @@ describe('hookwire run: signals and exit statuses', () => {
     expect(outcome.stderr).not.toMatch(/unsettled top-level await/);
     expect(outcome.code).toBe(0);
     expect(outcome.stdout).toBe('done\n');
-    // The closing-hook budget (1.5 s) bounds the wait, not the hook's 20 s.
-    expect(performance.now() - started).toBeLessThan(15_000);
+    // The closing-hook budget (1.5 s) bounds the wait, not the hook's 600 s: past the test's
+    // timeout, so a run that waited for the hook fails it (no wall-clock bound needed).
     await expectClosedTranscript(box.project);
   }, 60_000);
 

@@ -129,7 +129,11 @@ describe('hookwire compact', () => {
       join(sandbox.project, '.hookwire', 'settings.json'),
       settingsWith({ PreCompact: [instruct], PostCompact: [logger] }),
     );
-    await writeFile(join(sandbox.project, 'notes.txt'), 'the build directory is out/');
+    // Long enough that its summary is shorter: a compaction never grows the history.
+    await writeFile(
+      join(sandbox.project, 'notes.txt'),
+      `the build directory is out/\n${'(release notes of an older version)\n'.repeat(40)}`,
+    );
     const first = await writeScript(join(sandbox.root, 'first.jsonl'), [
       callTool('r1', 'read_file', { path: 'notes.txt' }),
       say('The build directory is out/.'),

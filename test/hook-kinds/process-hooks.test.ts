@@ -151,9 +151,9 @@ describe('process hooks', () => {
     // 300 ms to start Node, so only the hung request gets the short deadline.
     const config = hook();
     await fire(config, 'allow');
-    const started = performance.now();
+    // The timeout status is the evidence the deadline fired (the hung request never answers);
+    // no wall-clock bound, which a loaded machine can miss.
     const hung = await fire({ ...config, timeoutMs: 300 }, 'hang');
-    expect(performance.now() - started).toBeLessThan(2000);
     expect(hung.outcomes[0]?.record.status).toBe('timeout');
     expect(hung.combined.warnings[0]).toBe('hook "proc" (PreToolUse) timed out after 300ms');
     const after = await fire(config, 'deny');

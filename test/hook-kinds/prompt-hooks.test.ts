@@ -140,9 +140,10 @@ describe('prompt hooks on the scripted model', () => {
 
   it('fails at the deadline', async () => {
     const slow = createScriptedModel([{ ...says('{"ok": true}'), delayMs: 5000 }]);
-    const started = performance.now();
+    // The timeout warning is the evidence the deadline fired before the 5 s answer; no
+    // wall-clock bound, which a loaded machine can miss.
     const run = await fire(slow, promptHook('x', { timeoutMs: 100 }));
-    expect(performance.now() - started).toBeLessThan(2000);
+    expect(run.outcomes[0]?.record.status).toBe('timeout');
     expect(run.combined.warnings).toEqual(['hook "judge" (PreToolUse) timed out after 100ms']);
   });
 

@@ -9,10 +9,12 @@ import {
 } from '../../hook-kinds/settings/index.ts';
 import { CliError } from '../cli-error.ts';
 import {
+  commandTrust,
   loadCommandSettings,
   projectDirOf,
   type SettingsCommandOptions,
 } from '../settings-options.ts';
+import { readInstructionFiles } from '../project-instructions.ts';
 
 /** Options of `hookwire hooks trust`. */
 export interface HooksTrustOptions extends SettingsCommandOptions {
@@ -79,6 +81,27 @@ async function untrustedCandidates(
         trustedAt: now,
       },
       line: `  mcp      ${shown(project, server.file)} at ${server.path}\n           ${config.type}: ${target}`,
+    });
+  }
+  const instructionFiles = await readInstructionFiles({
+    projectDir: projectDirOf(options),
+    env: process.env,
+    ...(options.dialects === false ? { dialects: false } : {}),
+    trust: await commandTrust(options, false),
+  });
+  for (const file of instructionFiles) {
+    if (file.trusted) continue;
+    const firstLine = file.text.split('\n').find((line) => line.trim() !== '') ?? '';
+    candidates.push({
+      fingerprint: file.fingerprint,
+      entry: {
+        event: '(instructions)',
+        matcher: file.label,
+        summary: firstLine.slice(0, 200),
+        file: file.path,
+        trustedAt: now,
+      },
+      line: `  instructions ${shown(project, file.path)} (${file.bytes} bytes${file.truncated ? ', cut to the limit' : ''}): sent to the model as part of its system prompt\n           ${firstLine.slice(0, 200)}`,
     });
   }
   return candidates;

@@ -12,6 +12,7 @@ import {
   withheldByRules,
 } from '../tool-policy.ts';
 import {
+  AGENT_TOOL_NAME,
   createAgent,
   ToolRegistry,
   TranscriptWriteError,
@@ -22,6 +23,7 @@ import { CliError } from '../cli-error.ts';
 import { HookFailureTally } from '../hook-failures.ts';
 import { resolveModel } from '../model-spec.ts';
 import { loadAgentTypes } from '../agent-types.ts';
+import { BUILTIN_TOOL_ARGUMENTS } from '../../hook-kinds/dialects/vocabulary.ts';
 import { createRunOutput } from '../output/create-run-output.ts';
 import type { OutputFormat } from '../output/run-output.ts';
 import { otlpExportRequested, startOtlpExport, type OtlpExport } from '../otlp-export.ts';
@@ -30,12 +32,15 @@ import { readStdin } from '../read-stdin.ts';
 import { terminalApprover } from '../terminal-approver.ts';
 import type { RecordingModel } from '../recording-model.ts';
 import {
+  commandTrust,
   openCommandHookSession,
   projectDirOf,
   printSettingsWarnings,
   untrustedNotice,
   type SettingsCommandOptions,
 } from '../settings-options.ts';
+import { readInstructionFiles } from '../project-instructions.ts';
+import { composeSystemPrompt, localDate, readSystemPromptOption } from '../system-prompt.ts';
 
 /** Options of `hookwire run` (as commander parses them). */
 export interface RunCommandOptions extends SettingsCommandOptions {
@@ -64,6 +69,14 @@ export interface RunCommandOptions extends SettingsCommandOptions {
   readonly sandboxNetwork?: boolean;
   /** `--otel` / `--no-otel`: export spans over OTLP/HTTP (default: when an endpoint variable is set). */
   readonly otel?: boolean;
+  /** `--system-prompt TEXT|@FILE`: the main agent's base system prompt, instead of the default. */
+  readonly systemPrompt?: string;
+  /** `--append-system-prompt TEXT`: added after the base system prompt. */
+  readonly appendSystemPrompt?: string;
+  /** `--max-stop-continuations N`: how many times Stop hooks may keep one turn going. */
+  readonly maxStopContinuations?: string;
+  /** `--quiet`: no line on stderr per hook decision in the text output. */
+  readonly quiet?: boolean;
 }
 
 /**
@@ -111,13 +124,12 @@ function parseMaxModelCalls(value: string | undefined): number | undefined {
   return count;
 }
 
-function parseMaxInvalidToolCalls(value: string | undefined): number | undefined {
+/** A whole number option (0 or more), or `undefined`. */
+function parseWholeNumber(value: string | undefined, flag: string): number | undefined {
   if (value === undefined) return undefined;
   const count = Number(value);
   if (!/^\d+$/.test(value.trim()) || !Number.isSafeInteger(count)) {
-    throw new CliError(
-      `--max-invalid-tool-calls must be a whole number (0 or more), got "${value}"`,
-    );
+    throw new CliError(`${flag} must be a whole number (0 or more), got "${value}"`);
   }
   return count;
 }
@@ -167,11 +179,22 @@ export async function runCommand(
   options: RunCommandOptions,
 ): Promise<number> {
   const maxModelCalls = parseMaxModelCalls(options.maxModelCalls);
-  const invalidToolCallsPerTurn = parseMaxInvalidToolCalls(options.maxInvalidToolCalls);
+  const invalidToolCallsPerTurn = parseWholeNumber(
+    options.maxInvalidToolCalls,
+    '--max-invalid-tool-calls',
+  );
+  const maxStopContinuations = parseWholeNumber(
+    options.maxStopContinuations,
+    '--max-stop-continuations',
+  );
+  const systemPromptOption =
+    options.systemPrompt === undefined
+      ? undefined
+      : await readSystemPromptOption(options.systemPrompt, process.cwd());
   const maxContextTokens = parsePositive(options.maxContextTokens, '--max-context-tokens');
   const maxAgentDepth = parsePositive(options.maxAgentDepth, '--max-agent-depth');
   const projectDir = projectDirOf(options);
-  const output = createRunOutput(options.outputFormat);
+  const output = createRunOutput(options.outputFormat, { quiet: options.quiet === true });
   if (options.sandbox === true) await requireSandbox('--sandbox needs bubblewrap (bwrap)');
   // The settings load (and their errors surface) before the model spec and the prompt are read.
   // Prompt hooks judge with the run's model, which is resolved below.
@@ -187,9 +210,9 @@ export async function runCommand(
   // A failClosed guard that keeps failing is said once per hook at the end, with its count.
   const hookFailures = new HookFailureTally();
   const hookSession = await openCommandHookSession(options, {
-    onHookRun: (record) => {
+    onHookRun: (record, verdict) => {
       hookFailures.add(record);
-      output.hookRun(record);
+      output.hookRun(record, verdict);
     },
     promptModel: () => runModel,
     resolveModel: (spec) => resolveModel(spec, modelOptions),
@@ -202,7 +225,18 @@ export async function runCommand(
     },
   });
   const { settings } = hookSession;
-  const notice = untrustedNotice(settings, options);
+  // The trust record was read once already to open the session; a failure now still closes it.
+  const trust = await commandTrust(options).catch(async (error: unknown) => {
+    await hookSession.close();
+    throw error;
+  });
+  const instructionFiles = await readInstructionFiles({
+    projectDir,
+    env: process.env,
+    ...(options.dialects === false ? { dialects: false } : {}),
+    trust,
+  });
+  const notice = untrustedNotice(settings, options, instructionFiles);
   if (notice !== undefined) process.stderr.write(`${notice}\n`);
   printSettingsWarnings(settings);
   if (options.sandbox !== true && hooksNeedSandbox(settings)) {
@@ -246,7 +280,13 @@ export async function runCommand(
     const modelOf = (spec: string) => resolveModel(spec, modelOptions);
     const baseModel = await modelOf(options.model);
     modelResolved(baseModel);
-    const agentTypes = await loadAgentTypes(settings, projectDir, process.env, modelOf);
+    const agentTypes = await loadAgentTypes(settings, projectDir, process.env, modelOf, {
+      knownTools: [
+        ...Object.keys(BUILTIN_TOOL_ARGUMENTS),
+        ...hookSession.mcp.tools.map((tool) => tool.declaration.name),
+      ],
+      ...(options.dialects === false ? { dialects: false } : {}),
+    });
     for (const warning of agentTypes.warnings) process.stderr.write(`hookwire: ${warning}\n`);
     const prompt = await readPrompt(promptArgument);
     if (otlpExportRequested(options.otel, process.env))
@@ -281,9 +321,26 @@ export async function runCommand(
       { compile: 'first-use' },
     );
     registerMcpTools(tools, hookSession.mcp.tools);
+    const stopContinuationsPerTurn = maxStopContinuations ?? settings.maxStopContinuations?.value;
+    // The flag, else the setting, else (in composeSystemPrompt) the default prompt.
+    const basePrompt = systemPromptOption ?? settings.systemPrompt?.value;
     const agent = createAgent({
       model: recording ?? baseModel,
       tools,
+      systemInstruction: composeSystemPrompt({
+        ...(basePrompt === undefined ? {} : { base: basePrompt }),
+        ...(options.appendSystemPrompt === undefined ? {} : { append: options.appendSystemPrompt }),
+        environment: {
+          cwd: projectDir,
+          platform: process.platform,
+          arch: process.arch,
+          date: localDate(),
+          // createAgent adds the agent tool (subagents are always on here) after these.
+          tools: [...tools.names(), AGENT_TOOL_NAME],
+        },
+        instructions: instructionFiles,
+      }),
+      ...(stopContinuationsPerTurn === undefined ? {} : { stopContinuationsPerTurn }),
       ...(permissions === undefined ? {} : { permissions }),
       ...(approver === undefined ? {} : { approver }),
       hooks,

@@ -1,4 +1,4 @@
-import type { HookRunRecord } from '../../hook-kinds/group/index.ts';
+import type { HookRunRecord, HookRunVerdict } from '../../hook-kinds/group/index.ts';
 import type { RunEvent, RunResult } from '../../loop/index.ts';
 import type { RunRecords } from './result-object.ts';
 
@@ -14,6 +14,6 @@ export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
  */
 export interface RunOutput {
   event(event: RunEvent): void;
-  hookRun(record: HookRunRecord): void;
+  hookRun(record: HookRunRecord, verdict: HookRunVerdict): void;
   finish(result: RunResult, records?: RunRecords): void;
 }

@@ -1,3 +1,5 @@
+import { canonicalEventName } from '../../events/index.ts';
+import type { HookRunRecord, HookRunVerdict } from '../../hook-kinds/group/index.ts';
 import type { HookReport } from '../../hooks/index.ts';
 import type { RunResult } from '../../loop/index.ts';
 
@@ -40,4 +42,40 @@ export function writeEnding(result: RunResult): void {
   process.stderr.write(
     `hookwire: the run ended ${result.status}${why === undefined ? '' : `: ${truncateForText(why)}`}\n`,
   );
+}
+
+/** The longest reason a decision line prints, in characters. */
+const MAX_DECISION_REASON_CHARACTERS = 300;
+
+function oneLine(text: string): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  return flat.length <= MAX_DECISION_REASON_CHARACTERS
+    ? flat
+    : `${flat.slice(0, MAX_DECISION_REASON_CHARACTERS)}…`;
+}
+
+/**
+ * The one line the text output prints on stderr for a hook run that decided something the user
+ * should see, with the event and the hook's name; `undefined` for the others (an allow, a
+ * rewrite, added context; a failure that fails open is already a warning):
+ *
+ * - a failed-closed guard: `hookwire: PreToolUse hook "guard" failed closed (timed out after 5s): denied`;
+ * - a Stop or SubagentStop block: `hookwire: Stop hook "tests" blocked the stop, to keep the
+ *   agent working: REASON` (past `--max-stop-continuations` the loop's warning says the turn
+ *   ends instead);
+ * - a stop: `hookwire: PreToolUse hook "x" stopped the run: REASON`;
+ * - any other denial: `hookwire: PreToolUse hook "guard" denied: REASON`.
+ */
+export function decisionLine(record: HookRunRecord, verdict: HookRunVerdict): string | undefined {
+  const who = `hookwire: ${record.event} hook "${record.name}"`;
+  const reason = verdict.reason === undefined ? '' : oneLine(verdict.reason);
+  if (record.status === 'failed-closed')
+    return `${who} failed closed${record.detail === undefined ? '' : ` (${oneLine(record.detail)})`}: ${verdict.decision === 'stop' ? 'the run stops' : 'denied'}`;
+  if (verdict.decision === 'stop')
+    return `${who} stopped the run${reason === '' ? '' : `: ${reason}`}`;
+  if (verdict.decision !== 'deny') return undefined;
+  const event = canonicalEventName(record.event);
+  if (event === 'Stop' || event === 'SubagentStop')
+    return `${who} blocked the stop, to keep the agent working${reason === '' ? '' : `: ${reason}`}`;
+  return `${who} denied${reason === '' ? '' : `: ${reason}`}`;
 }

@@ -90,6 +90,11 @@ export interface Dialect {
   readonly events: Readonly<Record<string, HookEventName>>;
   /** Payload fields its hooks read under other names (added beside hookwire's). */
   readonly payloadExtras: PayloadExtras;
+  /**
+   * Events where its hooks' block is feedback, not a denial (Claude Code's `PostToolUse`: the
+   * tool already ran, so the output is kept and the reason fed back beside it).
+   */
+  readonly feedbackBlocks?: ReadonlySet<HookEventName>;
   /** Its model hooks' shapes, when its model hooks see the tool's own request and response. */
   readonly modelHooks?: ModelHookCodec;
   /** MCP servers its settings file declares (read with its own fields), when it declares any. */

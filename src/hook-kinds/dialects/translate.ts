@@ -140,7 +140,8 @@ export function foreignAnswer(
 /**
  * A dialect group's combined outcome laid over the v2 payload it was built from (`fields`): for
  * Gemini CLI's model hooks, text-only answers keep what the hook could not see
- * (`alignGeminiOutcome`); anything else as is.
+ * (`alignGeminiOutcome`); Claude Code's `PostToolUse` blocks keep the tool's output and feed the
+ * reason back (`claudePostToolUseOutcome`); anything else as is.
  */
 export function foreignOutcome(
   dialect: DialectName,
@@ -148,8 +149,38 @@ export function foreignOutcome(
   fields: Fields,
   combined: CombinedOutcome,
 ): CombinedOutcome {
+  if (blockIsFeedback(dialect, event)) return claudePostToolUseOutcome(combined);
   const model = DIALECTS[dialect].modelHooks;
   return model?.events.has(event) === true ? model.align(event, fields, combined) : combined;
+}
+
+/**
+ * True where a dialect's block is feedback, not a denial: Claude Code's `PostToolUse` (the tool
+ * already ran; see `claudePostToolUseOutcome`). The one place the rule lives: the outcome and
+ * the verdict the text output prints both ask it.
+ */
+export function blockIsFeedback(dialect: string | undefined, event: HookEventName): boolean {
+  if (dialect === undefined || !Object.hasOwn(DIALECTS, dialect)) return false;
+  return DIALECTS[dialect as DialectName].feedbackBlocks?.has(event) === true;
+}
+
+/**
+ * Claude Code's `PostToolUse` block (exit 2 with stderr, or `decision: "block"` with a reason):
+ * the tool already ran, so Claude Code keeps its output and feeds the reason back to the model.
+ * hookwire's own `PostToolUse` denial replaces the output with the reason; for Claude Code's
+ * hooks the denial becomes context given with the kept output instead.
+ */
+function claudePostToolUseOutcome(combined: CombinedOutcome): CombinedOutcome {
+  if (!combined.denied) return combined;
+  return {
+    ...combined,
+    denied: false,
+    denyReasons: [],
+    additionalContexts: [
+      ...combined.additionalContexts,
+      ...combined.denyReasons.map((reason) => `PostToolUse hook feedback: ${reason}`),
+    ],
+  };
 }
 
 // Built on first use: reading the shape builds zod schemas, which a run no dialect hook answers never needs.

@@ -19,6 +19,7 @@ import {
 import { GUARDS_TOOL_CALLS, REPORTS_OWN_RUNS, type AgentHook } from '../../hooks/agent-hook.ts';
 import type { ObservedHookRun } from '../../events/observed-hook-run.ts';
 import type { HookRunRecord } from '../hook-run.ts';
+import type { HookRunVerdict } from './hook-verdict.ts';
 import { runHookGroup, type HookGroupRun, type HookProcessOptions } from './run-hook-group.ts';
 import type { CommandRunner } from '../../supervision/index.ts';
 import type { HookKindStates } from '../hook-kind.ts';
@@ -44,7 +45,7 @@ export interface CommandHookOptions {
   /** SIGTERM → SIGKILL grace for hook process groups; the runner's default when absent. */
   readonly killGraceMs?: number;
   /** Called for every hook run as it settles (stream-json, `hooks fire`). */
-  readonly onHookRun?: (record: HookRunRecord) => void;
+  readonly onHookRun?: (record: HookRunRecord, verdict: HookRunVerdict) => void;
   /** Called with every group run and its combined outcome (used by `hooks fire`). */
   readonly onGroupRun?: (group: HookGroupConfig, run: HookGroupRun) => void;
   /**

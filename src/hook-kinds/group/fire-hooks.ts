@@ -69,7 +69,7 @@ function joined(parts: readonly string[]): string | null {
 /**
  * Runs the hooks that match `eventName` for `payload` (base fields it lacks are filled in:
  * a fresh `session_id`, an empty `transcript_path`, `cwd` = the project directory, `timestamp`
- * = now). Throws `HookwireError` (`hook_input_invalid`) for an unknown event or a payload that
+ * = now, and for a tool event (a payload with `tool_name`) a fresh `tool_call_id`). Throws `HookwireError` (`hook_input_invalid`) for an unknown event or a payload that
  * does not match the event's input schema.
  */
 export async function fireCommandHooks(
@@ -88,6 +88,11 @@ export async function fireCommandHooks(
     transcript_path: '',
     cwd: options.projectDir,
     timestamp: new Date().toISOString(),
+    // A tool event's call id is the loop's own bookkeeping: a payload written by hand (as the
+    // CLI's own example, {"tool_name": "shell", "tool_input": {...}}) need not invent one.
+    ...(typeof payload['tool_name'] === 'string'
+      ? { tool_call_id: `fire-call-${randomUUID()}` }
+      : {}),
     ...payload,
     hook_event_name: eventName,
   };

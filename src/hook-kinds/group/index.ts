@@ -26,6 +26,7 @@ export {
 } from './fire-hooks.ts';
 export { interpretRun } from '../command/command-answer.ts';
 export { type HookRunOutcome, type HookRunRecord, type HookRunStatus } from '../hook-run.ts';
+export { verdictOf, type HookRunVerdict } from './hook-verdict.ts';
 export {
   runHookGroup,
   type HookGroupRun,

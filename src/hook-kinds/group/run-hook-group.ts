@@ -21,6 +21,7 @@ import {
   type HookRunRecord,
 } from '../hook-run.ts';
 import type { CommandRunner } from '../../supervision/index.ts';
+import { verdictOf, type HookRunVerdict } from './hook-verdict.ts';
 import type { HookGroupConfig } from '../settings/index.ts';
 import { dialectCommandRules } from '../dialects/dialect-answer.ts';
 import { dialectEnvFile } from '../dialects/claude/claude-env-file.ts';
@@ -35,7 +36,7 @@ export interface HookGroupRunOptions {
   /** SIGTERM → SIGKILL grace; the runner's default when absent. */
   readonly killGraceMs?: number;
   /** Called once per hook run, in completion order, as soon as it settles. */
-  readonly onHookRun?: (record: HookRunRecord) => void;
+  readonly onHookRun?: (record: HookRunRecord, verdict: HookRunVerdict) => void;
   /** How hooks with `"environment": "scrubbed"` or `"sandbox": true` are confined. */
   readonly confinement?: HookProcessOptions;
   /**
@@ -100,7 +101,7 @@ async function runOne(
         ...(options.signal === undefined ? {} : { signal: options.signal }),
         ...(options.kinds === undefined ? {} : { kinds: options.kinds }),
       });
-  options.onHookRun?.(outcome.record);
+  options.onHookRun?.(outcome.record, verdictOf(group.event, outcome, group.dialect));
   if (options.onObservedRun !== undefined)
     options.onObservedRun(observe(group, payload, outcome, input, startTime, options));
   return outcome;

@@ -30,7 +30,7 @@ export interface EffectivePermissions {
  * is not trusted: it does not apply until `hookwire hooks trust` trusts it (or `--trust-project`).
  */
 export interface IgnoredSetting extends SettingLocation {
-  /** `permissions.allow`, `permissions.defaultMode`, `permissions.additionalDirectories`, `passEnvironment`. */
+  /** `permissions.allow`, `permissions.defaultMode`, `permissions.additionalDirectories`, `passEnvironment`, `systemPrompt`. */
   readonly setting: string;
   readonly value: string;
   readonly fingerprint: string;
@@ -121,6 +121,13 @@ export interface EffectiveSettings {
   readonly recordPayloads: boolean;
   /** `maxContextTokens` of the last layer that sets it, with its file; absent: none does. */
   readonly maxContextTokens?: { readonly value: number; readonly file: string };
+  /**
+   * `systemPrompt` of the last layer that sets it and applies, with its file; one from a file
+   * inside the project applies once trusted (else it is in `ignoredSettings`). Absent: none does.
+   */
+  readonly systemPrompt?: { readonly value: string; readonly file: string };
+  /** `maxStopContinuations` of the last layer that sets it, with its file; absent: none does. */
+  readonly maxStopContinuations?: { readonly value: number; readonly file: string };
   /** Loosening settings of files inside the project that are not trusted (see `IgnoredSetting`). */
   readonly ignoredSettings: readonly IgnoredSetting[];
   /**
@@ -142,6 +149,48 @@ export interface EffectiveSettings {
 }
 
 const noGroups: readonly HookGroupConfig[] = [];
+
+function maxStopContinuationsOf(
+  parsedFiles: readonly ParsedSettingsFile[],
+): Pick<EffectiveSettings, 'maxStopContinuations'> {
+  const setting = parsedFiles.findLast((parsed) => parsed.maxStopContinuations !== undefined);
+  return setting?.maxStopContinuations === undefined
+    ? {}
+    : { maxStopContinuations: { value: setting.maxStopContinuations, file: setting.file } };
+}
+
+/**
+ * The `systemPrompt` of the last file that sets it and applies: a project file's applies once
+ * its value is trusted (a cloned repository must not rewrite what the agent is told unseen);
+ * an untrusted one is appended to `ignoredSettings` and an earlier layer's applies instead.
+ */
+function systemPromptOf(
+  parsedFiles: readonly ParsedSettingsFile[],
+  trust: MergeTrust | undefined,
+  ignoredSettings: IgnoredSetting[],
+): Pick<EffectiveSettings, 'systemPrompt'> {
+  let chosen: { value: string; file: string } | undefined;
+  for (const parsed of parsedFiles) {
+    const value = parsed.systemPrompt;
+    if (value === undefined) continue;
+    if (trust !== undefined && !trust.trustAll && trust.filesNeedingTrust.has(parsed.file)) {
+      const fingerprint = settingFingerprint('systemPrompt', value);
+      if (!trust.trusted.has(fingerprint)) {
+        ignoredSettings.push({
+          setting: 'systemPrompt',
+          value,
+          fingerprint,
+          layer: parsed.layer,
+          file: parsed.file,
+          path: 'systemPrompt',
+        });
+        continue;
+      }
+    }
+    chosen = { value, file: parsed.file };
+  }
+  return chosen === undefined ? {} : { systemPrompt: chosen };
+}
 
 function maxContextTokensOf(
   parsedFiles: readonly ParsedSettingsFile[],
@@ -286,6 +335,7 @@ export function mergeSettingsFiles(
   }
 
   const policies = mergePolicies(parsedFiles, trust);
+  const systemPrompt = systemPromptOf(parsedFiles, trust, policies.ignoredSettings);
   return {
     events,
     ignored,
@@ -293,6 +343,8 @@ export function mergeSettingsFiles(
     agents: parsedFiles.flatMap((parsed) => parsed.agents),
     ...maxContextTokensOf(parsedFiles),
     recordPayloads: recordPayloadsOf(parsedFiles),
+    ...maxStopContinuationsOf(parsedFiles),
+    ...systemPrompt,
     ...mergeMcpServers(parsedFiles, trust),
     allowManagedHooksOnly: policy !== undefined,
     disableAllHooks: managedOff !== undefined ? 'managed' : userOff !== undefined ? 'user' : false,

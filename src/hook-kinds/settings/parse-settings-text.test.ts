@@ -130,7 +130,7 @@ describe('parseSettingsText', () => {
   it('reports every issue of a file in document order, each with its path and fix', () => {
     expect(issuesOf(fixture('invalid-every-kind.json'))).toMatchInlineSnapshot(`
       "Invalid hook settings (11 issues):
-        settings.json: extra: unknown field "extra" in a settings file; fix: remove it (a settings file accepts "$schema", "allowManagedHooksOnly", "disableAllHooks", "permissions", "passEnvironment", "dialects", "hooks", "agents", "mcpServers", "maxContextTokens", "recordPayloads")
+        settings.json: extra: unknown field "extra" in a settings file; fix: remove it (a settings file accepts "$schema", "allowManagedHooksOnly", "disableAllHooks", "permissions", "passEnvironment", "dialects", "hooks", "agents", "mcpServers", "maxContextTokens", "recordPayloads", "systemPrompt", "maxStopContinuations")
         settings.json: hooks.PreTooluse: unknown event "PreTooluse"; fix: did you mean "PreToolUse"? valid events: SessionStart, UserPromptSubmit, BeforeModel, BeforeToolSelection, AfterModel, PreToolUse, PermissionRequest, PostToolUse, PostToolUseFailure, SubagentStart, SubagentStop, Stop, StopFailure, Interrupt, PreCompact, PostCompact, Notification, SessionEnd (Gemini CLI aliases: BeforeAgent, BeforeTool, AfterTool, AfterAgent, PreCompress)
         settings.json: hooks.Stop[0].matcher: Stop takes no matcher (it has no value to match against), so matcher "Bash" could never apply; fix: remove "matcher" (events with a matcher: SessionStart, PreToolUse, PermissionRequest, PostToolUse, PostToolUseFailure, SubagentStart, SubagentStop, PreCompact, PostCompact, Notification, SessionEnd)
         settings.json: hooks.BeforeTool[0].matcher: matcher "[" is not a valid regular expression: Invalid regular expression: /[/: Unterminated character class; fix: escape special characters with a backslash (in JSON, "\\\\[" for a literal "["), or list tool names as "Edit|Write"
@@ -183,6 +183,30 @@ describe('parseSettingsText', () => {
         settings.json: hooks.Stop[0].timeout: unknown field "timeout" in a hook group ("timeout" belongs to each hook inside "hooks"); fix: remove it (a hook group accepts "matcher", "sequential", "dialect", "hooks")
         settings.json: hooks.Stop[0].hooks[0].matcher: unknown field "matcher" in a hook ("matcher" belongs to the group around "hooks"); fix: remove it (a hook accepts "type", "command", "timeout", "if", "name", "description", "failClosed", "environment", "sandbox", "start", "url", "headers", "allowedEnvVars", "prompt", "model")"
     `);
+  });
+
+  it('says a field of another kind of hook is not supported for this kind, instead of suggesting the field itself', () => {
+    const text = issuesOf(
+      '{"hooks": {"PreToolUse": [{"hooks": [{"type": "process", "command": "node guard.mjs", "if": "shell(rm *)"}]}]}}',
+    );
+    expect(text).not.toContain('did you mean');
+    expect(text).toBe(
+      'Invalid hook settings (1 issue):\n  settings.json: hooks.PreToolUse[0].hooks[0].if: "if" is not supported for a hook of type "process"; fix: remove it ("if" is a field of hooks of type "command")',
+    );
+  });
+
+  it("an if naming another tool's name for a built-in (Bash) is an error with the hookwire name", () => {
+    expect(
+      issuesOf(
+        '{"hooks": {"PreToolUse": [{"hooks": [{"type": "command", "command": "x", "if": "Bash(rm *)"}, {"type": "command", "command": "y", "if": "run_shell_command"}, {"type": "command", "command": "z", "if": "shell(rm *)"}]}]}}',
+      ),
+    ).toBe(
+      [
+        'Invalid hook settings (2 issues):',
+        '  settings.json: hooks.PreToolUse[0].hooks[0].if: "if" names the tool "Bash", which hookwire does not have ("Bash" is Claude Code\'s name for hookwire\'s "shell"), so this hook would never run; fix: write "shell(rm *)"',
+        '  settings.json: hooks.PreToolUse[0].hooks[1].if: "if" names the tool "run_shell_command", which hookwire does not have ("run_shell_command" is Gemini CLI\'s name for hookwire\'s "shell"), so this hook would never run; fix: write "shell"',
+      ].join('\n'),
+    );
   });
 
   it('reports wrong types with what was written', () => {

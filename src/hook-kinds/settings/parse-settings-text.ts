@@ -14,7 +14,11 @@ import { SettingsError } from './settings-error.ts';
 import { formatJsonPath, type SettingsIssue } from './settings-issue.ts';
 import type { SettingsLayer } from './settings-layer.ts';
 import { agentTypeSchema, settingsFileSchema } from './settings-schema.ts';
-import type { DialectName } from '../dialects/vocabulary.ts';
+import {
+  BUILTIN_TOOL_ARGUMENTS,
+  hookwireToolName,
+  type DialectName,
+} from '../dialects/vocabulary.ts';
 import { parsePermissionRule } from '../../hooks/permissions/index.ts';
 import { isJsonObject } from '../../wire/json-object.ts';
 import { readPolicySettings, type FilePolicySettings } from './policy-settings.ts';
@@ -43,6 +47,10 @@ export interface ParsedSettingsFile {
   readonly maxContextTokens?: number;
   /** `recordPayloads` as written (keep hook payloads and unreviewed tool results on disk). */
   readonly recordPayloads?: boolean;
+  /** `systemPrompt` as written (the main agent's system prompt). */
+  readonly systemPrompt?: string;
+  /** `maxStopContinuations` as written (Stop continuations per turn). */
+  readonly maxStopContinuations?: number;
 }
 
 /** An agent type of a settings file's `agents`, and where it was written. */
@@ -195,6 +203,12 @@ export function readSettingsText(text: string, origin: SettingsTextOrigin): Sett
       ...(isJsonObject(raw) && typeof raw.recordPayloads === 'boolean'
         ? { recordPayloads: raw.recordPayloads }
         : {}),
+      ...(isJsonObject(raw) && typeof raw.systemPrompt === 'string'
+        ? { systemPrompt: raw.systemPrompt }
+        : {}),
+      ...(isJsonObject(raw) && typeof raw.maxStopContinuations === 'number'
+        ? { maxStopContinuations: raw.maxStopContinuations }
+        : {}),
     },
     issues,
   };
@@ -330,6 +344,16 @@ function checkSemantics(
               message: `"if" narrows tool calls, and ${registeredAs} is not a tool event`,
               fix: 'remove "if", or move the hook to PreToolUse, PermissionRequest, PostToolUse or PostToolUseFailure',
             });
+          else if (typeof entry.dialect !== 'string') {
+            const foreign = foreignToolIn(rule.rule.tool);
+            if (foreign !== undefined)
+              issues.push({
+                file,
+                path: `${hookPath}.if`,
+                message: `"if" names the tool "${rule.rule.tool}", which hookwire does not have ("${rule.rule.tool}" is ${foreign.tool}'s name for hookwire's "${foreign.hookwireName}"), so this hook would never run`,
+                fix: `write ${JSON.stringify(rule.rule.specifier === undefined ? foreign.hookwireName : `${foreign.hookwireName}(${rule.rule.specifier})`)}`,
+              });
+          }
         }
         // The entry's kind (an unknown `type` is a schema issue already) builds its config.
         const kind = hookKind(hook.type);
@@ -366,6 +390,26 @@ function checkSemantics(
     });
   }
   return groups;
+}
+
+const DIALECT_TOOLS: readonly { readonly dialect: DialectName; readonly tool: string }[] = [
+  { dialect: 'claude', tool: 'Claude Code' },
+  { dialect: 'gemini', tool: 'Gemini CLI' },
+];
+
+/**
+ * The hookwire built-in a tool name of another tool's vocabulary means (`Bash` → `shell`), when
+ * `name` is such a name and not hookwire's own: in hookwire's own files it matches nothing.
+ */
+function foreignToolIn(
+  name: string,
+): { readonly tool: string; readonly hookwireName: string } | undefined {
+  if (name in BUILTIN_TOOL_ARGUMENTS) return undefined;
+  for (const { dialect, tool } of DIALECT_TOOLS) {
+    const hookwireName = hookwireToolName(dialect, name);
+    if (hookwireName !== name) return { tool, hookwireName };
+  }
+  return undefined;
 }
 
 /** Parses a JSON path produced by `formatJsonPath` back into segments. */

@@ -3,6 +3,7 @@ import { HOOK_EVENT_NAMES, canonicalEventName } from '../../events/index.ts';
 import { describeType } from '../duration.ts';
 import { closestName } from './edit-distance.ts';
 import { KNOWN_FIELDS } from './settings-schema.ts';
+import { HOOK_KINDS } from '../registry.ts';
 import { MAX_ISSUES_PER_FILE } from './settings-limits.ts';
 import { formatJsonPath, type SettingsIssue } from './settings-issue.ts';
 
@@ -37,9 +38,27 @@ export function isTimeoutPath(path: readonly PropertyKey[]): boolean {
 
 const validEvents = `valid events: ${HOOK_EVENT_NAMES.join(', ')} (Gemini CLI aliases: BeforeAgent, BeforeTool, AfterTool, AfterAgent, PreCompress)`;
 
-function unknownKeyIssue(file: string, path: readonly Segment[], key: string): SettingsIssue {
+function unknownKeyIssue(
+  file: string,
+  path: readonly Segment[],
+  key: string,
+  raw: unknown,
+): SettingsIssue {
   const at = formatJsonPath([...path, key]);
   const kind = objectKind(path);
+  if (kind === 'hook' && KNOWN_FIELDS.hook.includes(key)) {
+    // A field of another kind of hook (`if` on a process hook): say so, not "did you mean" itself.
+    const type = valueAt(raw, [...path, 'type']);
+    const kinds = HOOK_KINDS.filter((hookKind) => key in hookKind.schema.shape).map(
+      (hookKind) => `"${hookKind.type}"`,
+    );
+    return {
+      file,
+      path: at,
+      message: `${JSON.stringify(key)} is not supported for a hook of type ${JSON.stringify(type)}`,
+      fix: `remove it (${JSON.stringify(key)} is a field of hooks of type ${kinds.join(', ')})`,
+    };
+  }
   if (kind === 'events') {
     const suggestion = closestName(key, HOOK_EVENT_NAMES) ?? closestName(key, KNOWN_FIELDS.events);
     return {
@@ -125,7 +144,7 @@ export function schemaIssues(file: string, issue: z.core.$ZodIssue, raw: unknown
       // A hostile object may hold a hundred thousand unknown keys: the first ones are enough.
       return issue.keys
         .slice(0, MAX_ISSUES_PER_FILE + 1)
-        .map((key) => unknownKeyIssue(file, path, key));
+        .map((key) => unknownKeyIssue(file, path, key, raw));
     case 'invalid_type': {
       if (actual === undefined && typeof field === 'string') {
         return [

@@ -162,6 +162,14 @@ export const settingsFileSchema = z
       description:
         'SENSITIVE. true: the session transcript keeps what each hook received (its payload) and the tool results before PostToolUse hooks reviewed them, which may hold what a redacting hook removed (keys, tokens), like --record-payloads. Default false: neither is written. Read from the managed, user and --settings files only; the managed value wins.',
     }),
+    systemPrompt: z.string().max(65536).optional().meta({
+      description:
+        "The main agent's system prompt for hookwire run, in place of the default one (like --system-prompt, which wins); project instructions (AGENTS.md, CLAUDE.md, GEMINI.md) and --append-system-prompt still follow it. The last layer that sets it wins; from a file inside the project it applies once trusted (hookwire hooks trust).",
+    }),
+    maxStopContinuations: z.int().min(0).optional().meta({
+      description:
+        'How many times Stop (and SubagentStop) hooks may keep one turn going by blocking, like --max-stop-continuations (which wins); 0 lets no block continue a turn. The last layer that sets it wins.',
+    }),
   })
   .meta({ title: 'hookwire settings', description: 'Command hooks for hookwire.' });
 

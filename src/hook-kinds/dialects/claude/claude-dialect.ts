@@ -67,5 +67,6 @@ export const claudeDialect: Dialect = {
   shell: 'sh',
   events: CLAUDE_EVENTS,
   payloadExtras: CLAUDE_EXTRAS,
+  feedbackBlocks: new Set<HookEventName>(['PostToolUse']),
   envFile: { variable: 'CLAUDE_ENV_FILE', event: 'SessionStart' },
 };
