@@ -89,8 +89,8 @@ export interface MergeTrust extends HookTrust {
  *   local, extra; within a file, document order (an event's canonical key and its aliases in the
  *   order the keys appear). Events nobody configured are absent.
  * - A hook defined more than once (same identity, `hookIdentity`: its event, matcher key and
- *   every field but the cosmetic ones; name and description do not count) runs once: the first occurrence in merge
- *   order is kept and lists the others in `alsoDefinedIn`; a group left without hooks is dropped.
+ *   every field but the cosmetic ones, so name and description do not count) runs once: the
+ *   first occurrence in merge order is kept and lists the others in `alsoDefinedIn`; a group left without hooks is dropped.
  * - When the managed policy sets `allowManagedHooksOnly`, every other layer's groups are in
  *   `ignored` instead of `events`.
  */
