@@ -138,5 +138,13 @@ export function untrustedNotice(
       `${servers} project MCP server${servers === 1 ? '' : 's'} (${settings.ignoredMcpServers.map((server) => server.name).join(', ')})`,
     );
   const cwd = options.cwd === undefined ? '' : ` --cwd ${shellQuote(projectDirOf(options))}`;
-  return `hookwire: skipped ${parts.join(' and ')} as not trusted; review and trust them with: hookwire hooks trust${cwd}`;
+  // Why a hook the user trusted stopped running: its script changed (one line each).
+  const changed = settings.ignored.flatMap((ignored) =>
+    ignored.kind === 'untrusted' && !ignored.reason.startsWith('defined inside the project')
+      ? ignored.group.hooks.map(
+          (hook) => `\nhookwire: hook "${hook.name}" (${ignored.group.event}): ${ignored.reason}`,
+        )
+      : [],
+  );
+  return `hookwire: skipped ${parts.join(' and ')} as not trusted; review and trust them with: hookwire hooks trust${cwd}${changed.join('')}`;
 }

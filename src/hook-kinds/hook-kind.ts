@@ -52,6 +52,12 @@ export interface HookConfigBase {
   readonly path: string;
   /** Other places defining the same hook (which therefore do not run it again). */
   readonly alsoDefinedIn: readonly string[];
+  /**
+   * The files inside the project the hook's command runs (its script), by path relative to the
+   * project, each `sha256:HEX` of its content or `absent`: part of the hook's identity, so trust
+   * covers what it runs (`settings/named-files.ts`). Set by settings loading with trust.
+   */
+  readonly namedFiles?: Readonly<Record<string, string>>;
 }
 
 /** One run of one hook, as the group runner asks a kind for it. */

@@ -49,8 +49,11 @@ async function untrustedCandidates(
         summary: row.command,
         file: row.file,
         trustedAt: now,
+        ...(row.namedFiles === undefined || row.definitionFingerprint === undefined
+          ? {}
+          : { definition: row.definitionFingerprint, files: row.namedFiles }),
       },
-      line: `  hook     ${shown(project, row.file)} at ${row.path}\n           event ${row.registeredAs}, matcher ${row.matcher}, timeout ${row.timeout}${row.failClosed ? ', fail-closed' : ''}\n           command: ${row.command}`,
+      line: `  hook     ${shown(project, row.file)} at ${row.path}\n           event ${row.registeredAs}, matcher ${row.matcher}, timeout ${row.timeout}${row.failClosed ? ', fail-closed' : ''}\n           command: ${row.command}${row.namedFiles === undefined ? '' : `\n           runs: ${Object.keys(row.namedFiles).join(', ')}`}${row.ignoredReason?.startsWith('script changed') === true ? `\n           ${row.ignoredReason.replace(/;.*$/, '')}` : ''}`,
     });
   }
   for (const setting of settings.ignoredSettings) {

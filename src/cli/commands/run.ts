@@ -6,6 +6,7 @@ import {
   addedDirectories,
   agentPermissions,
   hookProcessOptions,
+  hookScriptFiles,
   hooksNeedSandbox,
   requireSandbox,
 } from '../tool-policy.ts';
@@ -248,6 +249,7 @@ export async function runCommand(
                 sandbox: {
                   network: options.sandboxNetwork === true,
                   writableDirectories: additionalDirectories,
+                  readOnlyFiles: hookScriptFiles(settings, projectDir),
                 },
               }
             : {}),

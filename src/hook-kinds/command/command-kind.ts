@@ -9,7 +9,9 @@ import { defaultHookName } from '../settings/default-hook-name.ts';
 import type { CommandHookConfig } from '../settings/hook-config.ts';
 import { timeoutSchema } from '../settings/timeout-schema.ts';
 import type { HookRunRequest } from '../hook-kind.ts';
-import { interpretRun } from './hook-run.ts';
+import { interpretExecution, interpretRun } from './hook-run.ts';
+import { failureAnswer } from '../hook-kind.ts';
+import { changedScriptFailure, namedFilesChangedSince } from '../settings/named-files.ts';
 import { confineCommand, credentialVariables } from './process-confinement.ts';
 import { dialectCommand } from '../dialects/dialect-shell.ts';
 
@@ -29,6 +31,9 @@ function confineHookCommand(hook: CommandHookConfig, request: HookRunRequest): s
       ? {
           sandbox: {
             writableDirectories: [request.projectDir, ...(confinement.writableDirectories ?? [])],
+            ...(confinement.readOnlyFiles === undefined
+              ? {}
+              : { readOnlyFiles: confinement.readOnlyFiles }),
             network: confinement.sandboxNetwork === true,
           },
         }
@@ -97,6 +102,14 @@ export const commandKind: HookKind<CommandHookConfig> = {
   },
   target: (hook) => hook.command,
   async run(hook, request) {
+    if (hook.namedFiles !== undefined) {
+      const changed = await namedFilesChangedSince(hook.namedFiles, request.projectDir);
+      if (changed.length > 0)
+        return interpretExecution(request, hook, hook.command, {
+          answer: failureAnswer('error', changedScriptFailure(changed)),
+          durationMs: 0,
+        });
+    }
     const result = await request.runner.run({
       command: confineHookCommand(hook, request),
       cwd: request.projectDir,

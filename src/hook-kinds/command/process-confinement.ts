@@ -59,6 +59,12 @@ export interface SandboxOptions {
    * else is read-only, and `/tmp` is a private, empty tmpfs.
    */
   readonly writableDirectories: readonly string[];
+  /**
+   * Files inside the writable directories that stay read-only (the scripts of trusted hooks, so
+   * the sandboxed shell cannot rewrite what the hooks run): `--ro-bind-try`, so a file deleted
+   * since it was listed is skipped.
+   */
+  readonly readOnlyFiles?: readonly string[];
   /** Keep the network (`--sandbox-network`). Default false: a private network namespace, no interfaces but loopback. */
   readonly network?: boolean;
   /** The bwrap executable. Default `bwrap` (from PATH). */
@@ -87,6 +93,8 @@ export function bwrapArguments(
   const args = ['--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--tmpfs', '/tmp'];
   // After the tmpfs, so a project under /tmp is the real one, writable.
   for (const directory of sandbox.writableDirectories) args.push('--bind', directory, directory);
+  // After the writable binds, which they lie inside.
+  for (const file of sandbox.readOnlyFiles ?? []) args.push('--ro-bind-try', file, file);
   if (sandbox.network !== true) args.push('--unshare-net');
   args.push('--unshare-pid', '--die-with-parent', '--chdir', cwd);
   for (const name of unsetEnv) args.push('--unsetenv', name);

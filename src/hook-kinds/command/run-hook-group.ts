@@ -69,6 +69,8 @@ export interface HookProcessOptions {
   readonly sandboxNetwork?: boolean;
   /** Directories a sandboxed hook may write besides the project (`--add-dir`). */
   readonly writableDirectories?: readonly string[];
+  /** Files a sandboxed hook may not write although they lie in those (trusted hooks' scripts). */
+  readonly readOnlyFiles?: readonly string[];
 }
 
 async function runOne(

@@ -3,7 +3,13 @@ import type { HookConfig } from '../registry.ts';
 import type { HookGroupConfig } from './hook-config.ts';
 import type { AgentTypeSetting, ParsedSettingsFile } from './parse-settings-text.ts';
 import type { SettingsLayer } from './settings-layer.ts';
-import { hookFingerprint, hookIdentity, settingFingerprint } from './hook-identity.ts';
+import {
+  definitionFingerprint,
+  hookFingerprint,
+  hookIdentity,
+  settingFingerprint,
+} from './hook-identity.ts';
+import { changedNamedFiles } from './named-files.ts';
 import type { LocatedRule, LocatedValue, SettingLocation } from './policy-settings.ts';
 import type { PermissionMode } from '../../hooks/permissions/index.ts';
 import type { DialectName } from '../dialects/vocabulary.ts';
@@ -74,6 +80,13 @@ export interface IgnoredHookGroup {
 export interface HookTrust {
   readonly trusted: ReadonlySet<string>;
   readonly trustAll: boolean;
+  /**
+   * What the trust record says each trusted hook ran when it was trusted: by the fingerprint of
+   * its definition without its files (`definitionFingerprint`), the `namedFiles` recorded then,
+   * or `null` for a record from before files were recorded. Only explains why a hook whose
+   * script changed is not trusted (`hooks list`, `run`); `trusted` alone decides.
+   */
+  readonly recorded?: ReadonlyMap<string, Readonly<Record<string, string>> | null>;
 }
 
 /** The trust options of `mergeSettingsFiles`: `HookTrust` and which files need it. */
@@ -223,12 +236,19 @@ export function mergeSettingsFiles(
         untrustedHooks += untrusted.length;
         if (trusted.length > 0)
           active.push(trusted.length === group.hooks.length ? group : { ...group, hooks: trusted });
-        if (untrusted.length > 0)
+        // One ignored group per reason, in the order of the hooks.
+        const byReason = new Map<string, HookConfig[]>();
+        for (const hook of untrusted) {
+          const reason = untrustedReason(group, hook, trust.recorded);
+          const list = byReason.get(reason) ?? [];
+          list.push(hook);
+          byReason.set(reason, list);
+        }
+        for (const [reason, hooks] of byReason)
           ignored.push({
-            group: untrusted.length === group.hooks.length ? group : { ...group, hooks: untrusted },
+            group: hooks.length === group.hooks.length ? group : { ...group, hooks },
             kind: 'untrusted',
-            reason:
-              'defined inside the project and not trusted: review it, then run "hookwire hooks trust"',
+            reason,
           });
       }
     }
@@ -288,6 +308,31 @@ export function mergeSettingsFiles(
       status: 'loaded',
     })),
   };
+}
+
+/**
+ * Why `hook` (of a file needing trust) is not trusted: a script changed since the user trusted
+ * it (the trust record has the same definition with other file contents), or it was never
+ * trusted.
+ */
+function untrustedReason(
+  group: HookGroupConfig,
+  hook: HookConfig,
+  recorded: HookTrust['recorded'],
+): string {
+  const current = hook.namedFiles;
+  const before =
+    current === undefined || recorded === undefined
+      ? undefined
+      : recorded.get(definitionFingerprint(group, hook));
+  if (current !== undefined && before !== undefined) {
+    const review = 'review it, then run "hookwire hooks trust"';
+    if (before === null)
+      return `trusted before hookwire checked the files a hook runs (${Object.keys(current).join(', ')}): ${review}`;
+    const changed = changedNamedFiles(before, current);
+    if (changed.length > 0) return `script changed since trusted: ${changed.join(', ')}; ${review}`;
+  }
+  return 'defined inside the project and not trusted: review it, then run "hookwire hooks trust"';
 }
 
 /** Merges the MCP servers of the files by name, leaving out untrusted project ones. */

@@ -47,6 +47,8 @@ export interface CommandHookConfig {
    * order. Empty when the hook is defined once.
    */
   readonly alsoDefinedIn: readonly string[];
+  /** The project files the command runs, with their content hashes (see `HookConfigBase`). */
+  readonly namedFiles?: Readonly<Record<string, string>>;
 }
 
 /** One group of a settings file: a matcher and the hooks it runs, for one event. */

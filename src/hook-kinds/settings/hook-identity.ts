@@ -72,6 +72,16 @@ export function hookFingerprint(group: HookIdentityGroup, hook: object): string 
 }
 
 /**
+ * The fingerprint of `hook` without its `namedFiles`: the same as `hookFingerprint` for a hook
+ * that runs no project file, and what the trust record files a trusted hook's file contents
+ * under (to say which script changed since).
+ */
+export function definitionFingerprint(group: HookIdentityGroup, hook: object): string {
+  if (!('namedFiles' in hook) || hook.namedFiles === undefined) return hookFingerprint(group, hook);
+  return hookFingerprint(group, { ...hook, namedFiles: undefined });
+}
+
+/**
  * The fingerprint of a setting that loosens what the model's tools may do (an allow rule, a
  * permission mode, an added directory, a passed variable), when a file inside the project sets
  * it: trusted like a hook, by `{setting, value}` (`setting` is e.g. `permissions.allow`).

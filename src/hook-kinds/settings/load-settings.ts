@@ -207,11 +207,43 @@ export async function loadSettings(options: LoadSettingsOptions): Promise<Effect
   const filesNeedingTrust = new Set(
     ordered.filter((_, index) => needing[index] === true).map((parsed) => parsed.file),
   );
+  const withFiles = await withNamedFiles(ordered, resolve(options.projectDir), projectReal);
   return {
-    ...mergeSettingsFiles(ordered, { trust: { ...trust, filesNeedingTrust } }),
+    ...mergeSettingsFiles(withFiles, { trust: { ...trust, filesNeedingTrust } }),
     files,
     warnings,
   };
+}
+
+/**
+ * `parsedFiles` with each command and process hook's `namedFiles`: the project files its
+ * command runs and their content (`named-files.ts`), read in parallel. Hooks of every layer get
+ * them, so the same hook in two files stays one hook.
+ */
+async function withNamedFiles(
+  parsedFiles: readonly ParsedSettingsFile[],
+  projectDir: string,
+  projectReal: string,
+): Promise<ParsedSettingsFile[]> {
+  const { namedFilesOf } = await import('./named-files.ts');
+  return Promise.all(
+    parsedFiles.map(async (parsed) => {
+      if (parsed.groups.length === 0) return parsed;
+      const groups = await Promise.all(
+        parsed.groups.map(async (group) => ({
+          ...group,
+          hooks: await Promise.all(
+            group.hooks.map(async (hook) => {
+              if (hook.type !== 'command' && hook.type !== 'process') return hook;
+              const namedFiles = await namedFilesOf(hook.command, projectDir, [projectReal]);
+              return namedFiles === undefined ? hook : { ...hook, namedFiles };
+            }),
+          ),
+        })),
+      );
+      return { ...parsed, groups };
+    }),
+  );
 }
 
 /**

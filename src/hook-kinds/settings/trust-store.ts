@@ -15,6 +15,13 @@ export interface TrustedHookEntry {
   readonly file: string;
   /** ISO 8601. */
   readonly trustedAt: string;
+  /**
+   * A hook that runs files of the project: the fingerprint of its definition without them
+   * (`definitionFingerprint`) and the files as they were when trusted (`namedFiles`), to say
+   * which one changed since.
+   */
+  readonly definition?: string;
+  readonly files?: Readonly<Record<string, string>>;
 }
 
 /**
@@ -104,6 +111,25 @@ export async function readTrustStore(file: string): Promise<TrustStore> {
 /** The fingerprints trusted for the project whose real path is `project`. */
 export function trustedFingerprints(store: TrustStore, project: string): ReadonlySet<string> {
   return new Set(Object.keys(store.projects[project]?.hooks ?? {}));
+}
+
+/**
+ * What the trusted hooks of `project` ran when trusted, by definition fingerprint (see
+ * `HookTrust.recorded`): an entry with `definition` and `files` gives its files; an entry from
+ * before files were recorded is filed under its own fingerprint with `null`.
+ */
+export function recordedNamedFiles(
+  store: TrustStore,
+  project: string,
+): Map<string, Readonly<Record<string, string>> | null> {
+  const recorded = new Map<string, Readonly<Record<string, string>> | null>();
+  for (const [fingerprint, entry] of Object.entries(store.projects[project]?.hooks ?? {})) {
+    const files = entry.files;
+    if (typeof entry.definition === 'string' && isJsonObject(files))
+      recorded.set(entry.definition, files);
+    else if (!recorded.has(fingerprint)) recorded.set(fingerprint, null);
+  }
+  return recorded;
 }
 
 /**
