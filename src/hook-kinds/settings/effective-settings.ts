@@ -32,7 +32,8 @@ export interface EffectivePermissions {
 
 /**
  * A setting from a file inside the project that would loosen what the tools may do (an allow
- * rule, a `defaultMode` other than `default`/`plan`, an added directory, a passed variable) and
+ * rule, a `defaultMode` less strict than the one the user's files set, `plan` > `default` >
+ * `acceptEdits` > `bypassPermissions`; an added directory, a passed variable) and
  * is not trusted: it does not apply until `hookwire hooks trust` trusts it (or `--trust-project`).
  */
 export interface IgnoredSetting extends SettingLocation {
@@ -356,6 +357,14 @@ function mergeMcpServers(
   return { mcpServers: [...byName.values()], ignoredMcpServers };
 }
 
+/** How strict each permission mode is: a higher one allows less without asking. */
+const MODE_STRICTNESS: Readonly<Record<PermissionMode, number>> = {
+  bypassPermissions: 0,
+  acceptEdits: 1,
+  default: 2,
+  plan: 3,
+};
+
 /** Merges the policy settings of the files, leaving out untrusted loosening ones. */
 function mergePolicies(
   parsedFiles: readonly ParsedSettingsFile[],
@@ -406,7 +415,9 @@ function mergePolicies(
         passEnvironment.push(name.value);
     const mode = policy.defaultMode;
     if (mode === undefined) continue;
-    const loosens = mode.value === 'acceptEdits' || mode.value === 'bypassPermissions';
+    // A mode less strict than the one in effect so far (the user's) loosens: from a project
+    // file it waits for trust, so `default` there cannot override the user's `plan`.
+    const loosens = MODE_STRICTNESS[mode.value] < MODE_STRICTNESS[defaultMode?.value ?? 'default'];
     if (loosens && !admitted('permissions.defaultMode', mode, mode.value)) continue;
     if (parsed.layer === 'managed') managedMode = mode;
     else defaultMode = mode;
