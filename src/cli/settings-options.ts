@@ -1,4 +1,5 @@
 import { stat } from 'node:fs/promises';
+import { visibleText } from './output/visible-text.ts';
 import { resolve } from 'node:path';
 import {
   loadHookSettings,
@@ -142,7 +143,8 @@ export function untrustedNotice(
   const changed = settings.ignored.flatMap((ignored) =>
     ignored.kind === 'untrusted' && !ignored.reason.startsWith('defined inside the project')
       ? ignored.group.hooks.map(
-          (hook) => `\nhookwire: hook "${hook.name}" (${ignored.group.event}): ${ignored.reason}`,
+          (hook) =>
+            `\nhookwire: hook "${visibleText(hook.name)}" (${ignored.group.event}): ${visibleText(ignored.reason)}`,
         )
       : [],
   );

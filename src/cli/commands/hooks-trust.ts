@@ -8,6 +8,7 @@ import {
   type TrustedHookEntry,
 } from '../../hook-kinds/settings/index.ts';
 import { CliError } from '../cli-error.ts';
+import { visibleText as v } from '../output/visible-text.ts';
 import {
   loadCommandSettings,
   projectDirOf,
@@ -53,7 +54,7 @@ async function untrustedCandidates(
           ? {}
           : { definition: row.definitionFingerprint, files: row.namedFiles }),
       },
-      line: `  hook     ${shown(project, row.file)} at ${row.path}\n           event ${row.registeredAs}, matcher ${row.matcher}, timeout ${row.timeout}${row.failClosed ? ', fail-closed' : ''}\n           command: ${row.command}${row.namedFiles === undefined ? '' : `\n           runs: ${Object.keys(row.namedFiles).join(', ')}`}${row.ignoredReason?.startsWith('script changed') === true ? `\n           ${row.ignoredReason.replace(/;.*$/, '')}` : ''}`,
+      line: `  hook     ${v(shown(project, row.file))} at ${v(row.path)}\n           event ${row.registeredAs}, matcher ${v(row.matcher)}, timeout ${row.timeout}${row.failClosed ? ', fail-closed' : ''}\n           command: ${v(row.command)}${row.namedFiles === undefined ? '' : `\n           runs: ${v(Object.keys(row.namedFiles).join(', '))}`}${row.ignoredReason?.startsWith('script changed') === true ? `\n           ${v(row.ignoredReason.replace(/;.*$/, ''))}` : ''}`,
     });
   }
   for (const setting of settings.ignoredSettings) {
@@ -66,7 +67,7 @@ async function untrustedCandidates(
         file: setting.file,
         trustedAt: now,
       },
-      line: `  setting  ${shown(project, setting.file)} at ${setting.path}\n           ${setting.setting}: ${setting.value}`,
+      line: `  setting  ${v(shown(project, setting.file))} at ${v(setting.path)}\n           ${v(setting.setting)}: ${v(setting.value)}`,
     });
   }
   for (const server of settings.ignoredMcpServers) {
@@ -81,7 +82,7 @@ async function untrustedCandidates(
         file: server.file,
         trustedAt: now,
       },
-      line: `  mcp      ${shown(project, server.file)} at ${server.path}\n           ${config.type}: ${target}`,
+      line: `  mcp      ${v(shown(project, server.file))} at ${v(server.path)}\n           ${config.type}: ${v(target)}`,
     });
   }
   return candidates;
@@ -115,7 +116,7 @@ export async function hooksTrustCommand(options: HooksTrustOptions): Promise<num
   }
   const count = `${candidates.length} ${candidates.length === 1 ? 'entry' : 'entries'}`;
   writeStdout(
-    `Not trusted in ${project} (they run with your permissions once trusted):\n${candidates.map((candidate) => candidate.line).join('\n')}\n`,
+    `Not trusted in ${v(project)} (they run with your permissions once trusted):\n${candidates.map((candidate) => candidate.line).join('\n')}\n`,
   );
   if (options.yes !== true) {
     if (!process.stdin.isTTY) {

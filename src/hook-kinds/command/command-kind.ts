@@ -67,7 +67,7 @@ export const commandHookSchema = lazy(() =>
       }),
       environment: z.enum(['inherit', 'scrubbed']).optional().meta({
         description:
-          'The environment the hook process gets. "inherit" (default): hookwire\'s own, as a trusted program of yours. "scrubbed": without credentials (variables named like *_API_KEY, *_TOKEN, *_SECRET*, *_PASSWORD*, AWS_SECRET_ACCESS_KEY, AWS_SESSION_TOKEN), as the model\'s shell tool gets it; passEnvironment names the ones to keep.',
+          'The environment the hook process gets. "inherit" (default): hookwire\'s own, as a trusted program of yours. "scrubbed": without credentials (variables named like *_API_KEY, *_TOKEN, *_SECRET*, *PASSWORD*, *_PWD, *PRIVATE_KEY*, *_PAT, *_KEY, AWS_SECRET_ACCESS_KEY, AWS_SESSION_TOKEN, and URLs carrying a password such as DATABASE_URL=postgres://u:p@h/db), as the model\'s shell tool gets it; passEnvironment names the ones to keep.',
       }),
       sandbox: z.boolean().optional().meta({
         description:
