@@ -1,4 +1,5 @@
 import { stat } from 'node:fs/promises';
+import { visibleText } from './output/visible-text.ts';
 import { resolve } from 'node:path';
 import {
   loadHookSettings,
@@ -156,5 +157,14 @@ export function untrustedNotice(
       `${servers} project MCP server${servers === 1 ? '' : 's'} (${settings.ignoredMcpServers.map((server) => server.name).join(', ')})`,
     );
   const cwd = options.cwd === undefined ? '' : ` --cwd ${shellQuote(projectDirOf(options))}`;
-  return `hookwire: skipped ${parts.join(' and ')} as not trusted; review and trust them with: hookwire hooks trust${cwd}`;
+  // Why a hook the user trusted stopped running: its script changed (one line each).
+  const changed = settings.ignored.flatMap((ignored) =>
+    ignored.kind === 'untrusted' && !ignored.reason.startsWith('defined inside the project')
+      ? ignored.group.hooks.map(
+          (hook) =>
+            `\nhookwire: hook "${visibleText(hook.name)}" (${ignored.group.event}): ${visibleText(ignored.reason)}`,
+        )
+      : [],
+  );
+  return `hookwire: skipped ${parts.join(' and ')} as not trusted; review and trust them with: hookwire hooks trust${cwd}${changed.join('')}`;
 }

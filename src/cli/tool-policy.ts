@@ -58,7 +58,23 @@ export function hookProcessOptions(
     passEnvironment: settings.passEnvironment,
     sandboxNetwork: options.sandboxNetwork === true,
     writableDirectories: addedDirectories(options, settings, projectDir),
+    readOnlyFiles: hookScriptFiles(settings, projectDir),
   };
+}
+
+/**
+ * The files inside the project that the hooks which run execute (their `namedFiles` that exist),
+ * as absolute paths: a sandbox mounts them read-only, so the model's shell cannot rewrite a
+ * trusted hook's script.
+ */
+export function hookScriptFiles(settings: EffectiveSettings, projectDir: string): string[] {
+  const files = new Set<string>();
+  for (const groups of Object.values(settings.events))
+    for (const group of groups)
+      for (const hook of group.hooks)
+        for (const [path, state] of Object.entries(hook.namedFiles ?? {}))
+          if (state !== 'absent') files.add(resolve(projectDir, path));
+  return [...files].sort();
 }
 
 /** `--sandbox` fails at once when bubblewrap is missing or cannot run here. */

@@ -50,6 +50,12 @@ export interface HookConfigBase {
   readonly path: string;
   /** Other places defining the same hook (which therefore do not run it again). */
   readonly alsoDefinedIn: readonly string[];
+  /**
+   * The files inside the project the hook's command runs (its script), by path relative to the
+   * project, each `sha256:HEX` of its content or `absent`: part of the hook's identity, so trust
+   * covers what it runs (`settings/named-files.ts`). Set by settings loading with trust.
+   */
+  readonly namedFiles?: Readonly<Record<string, string>>;
 }
 
 /** How the processes of hooks that ask to be confined are run (`environment`, `sandbox`). */
@@ -60,6 +66,8 @@ export interface HookProcessOptions {
   readonly sandboxNetwork?: boolean;
   /** Directories a sandboxed hook may write besides the project (`--add-dir`). */
   readonly writableDirectories?: readonly string[];
+  /** Files a sandboxed hook may not write although they lie in those (trusted hooks' scripts). */
+  readonly readOnlyFiles?: readonly string[];
 }
 
 /** One run of one hook, as the group runner asks a kind for it. */

@@ -35,6 +35,7 @@ import type { SettingsEnvironment } from '../hook-kinds/settings/settings-layer.
 import {
   projectKey,
   readTrustStore,
+  recordedNamedFiles,
   trustStoreFile,
   trustedFingerprints,
 } from '../hook-kinds/settings/trust-store.ts';
@@ -54,9 +55,11 @@ export async function projectTrust(options: {
   const trustAll = options.trustAll === true || env.HOOKWIRE_TRUST_PROJECT === '1';
   if (trustAll) return { trusted: new Set(), trustAll };
   const store = await readTrustStore(trustStoreFile(env));
+  const project = await projectKey(resolve(options.projectDir));
   return {
-    trusted: trustedFingerprints(store, await projectKey(resolve(options.projectDir))),
+    trusted: trustedFingerprints(store, project),
     trustAll,
+    recorded: recordedNamedFiles(store, project),
   };
 }
 

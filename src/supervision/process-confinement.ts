@@ -12,14 +12,23 @@ import { homedir } from 'node:os';
 import { delimiter, dirname, isAbsolute, join, sep } from 'node:path';
 
 /**
- * Variable names that hold credentials: `*_API_KEY`, `*_TOKEN`, `*_SECRET*`, `*_PASSWORD*`
- * (any case, the bare names too), which covers `AWS_SECRET_ACCESS_KEY` and `AWS_SESSION_TOKEN`.
+ * Variable names that hold credentials (any case): `*_API_KEY`/`*APIKEY`, `*_TOKEN`,
+ * `*_SECRET*`, `*PASSWORD*` and `*PASSWD*` (`PGPASSWORD`), `*_PWD` (`MYSQL_PWD`; not `PWD`, the
+ * working directory), `*PRIVATE_KEY*` (`SSH_PRIVATE_KEY`), `*_PAT` (`GITHUB_PAT`), `*_KEY`
+ * (`STRIPE_KEY`), and `AWS_SECRET_ACCESS_KEY`, `AWS_SESSION_TOKEN`. A variable of any name whose
+ * value is a URL carrying a password (`DATABASE_URL=postgres://u:p@h/db`) is one too
+ * (`isCredentialValue`). `passEnvironment` keeps a named one on purpose.
  */
 export const CREDENTIAL_NAME_PATTERNS: readonly RegExp[] = [
   /(?:^|_)API_?KEY$/i,
   /(?:^|_)TOKEN$/i,
   /(?:^|_)SECRET/i,
-  /(?:^|_)PASSWORD/i,
+  /PASSWORD/i,
+  /PASSWD/i,
+  /_PWD$/i,
+  /PRIVATE_?KEY/i,
+  /_PAT$/i,
+  /_KEY$/i,
   /^AWS_SECRET_ACCESS_KEY$/i,
   /^AWS_SESSION_TOKEN$/i,
 ];
@@ -29,11 +38,20 @@ export function isCredentialName(name: string): boolean {
   return CREDENTIAL_NAME_PATTERNS.some((pattern) => pattern.test(name));
 }
 
+/** A URL with a password in its user info: `scheme://user:password@host…`. */
+const URL_WITH_PASSWORD = /^[a-z][a-z0-9+.-]*:\/\/[^\s/?#@:]*:[^\s/?#@]+@/i;
+
+/** Whether a variable's value is a credential whatever its name: a URL carrying a password. */
+export function isCredentialValue(value: string): boolean {
+  return URL_WITH_PASSWORD.test(value.trim());
+}
+
 /**
  * The variables of `env` to remove for a process without credentials: every name that looks
- * like a credential, and every other variable holding the same value as one of those (a key
- * copied under an innocent name, such as the key hookwire itself was given); minus `pass`, the
- * names the user chose to pass (`passEnvironment`). Sorted.
+ * like a credential, every value that is one (a URL with a password), and every other variable
+ * holding the same value as one of those (a key copied under an innocent name, such as the key
+ * hookwire itself was given); minus `pass`, the names the user chose to pass
+ * (`passEnvironment`). Sorted.
  */
 export function credentialVariables(
   env: Readonly<Record<string, string | undefined>>,
@@ -43,7 +61,8 @@ export function credentialVariables(
   const secrets = new Set<string>();
   const names = new Set<string>();
   for (const [name, value] of Object.entries(env)) {
-    if (value === undefined || !isCredentialName(name) || passed.has(name)) continue;
+    if (value === undefined || passed.has(name)) continue;
+    if (!isCredentialName(name) && !isCredentialValue(value)) continue;
     names.add(name);
     if (value.length >= 8) secrets.add(value);
   }
@@ -60,6 +79,12 @@ export interface SandboxOptions {
    * else is read-only, and `/tmp` is a private, empty tmpfs.
    */
   readonly writableDirectories: readonly string[];
+  /**
+   * Files inside the writable directories that stay read-only (the scripts of trusted hooks, so
+   * the sandboxed shell cannot rewrite what the hooks run): `--ro-bind-try`, so a file deleted
+   * since it was listed is skipped.
+   */
+  readonly readOnlyFiles?: readonly string[];
   /** Keep the network (`--sandbox-network`). Default false: a private network namespace, no interfaces but loopback. */
   readonly network?: boolean;
   /** The bwrap executable. Default `bwrap` (from PATH). */
@@ -165,6 +190,8 @@ export function bwrapArguments(
   }
   // After the tmpfs mounts, so a project under /tmp (or /run) is the real one, writable.
   for (const directory of sandbox.writableDirectories) args.push('--bind', directory, directory);
+  // After the writable binds, which they lie inside.
+  for (const file of sandbox.readOnlyFiles ?? []) args.push('--ro-bind-try', file, file);
   if (sandbox.network !== true) args.push('--unshare-net');
   args.push(...BWRAP_ISOLATION_ARGUMENTS, '--chdir', cwd);
   for (const name of unsetEnv) args.push('--unsetenv', name);

@@ -112,6 +112,16 @@ describe('guardStdoutProblem', () => {
       nested(10_000),
       /^printed output that does not decode: JSON nested deeper than the limit of 100 levels/,
     ],
+    [
+      'a repeated key (JSON.parse would keep the last)',
+      '{"hookSpecificOutput": {"permissionDecision": "deny"}, "hookSpecificOutput": {"permissionDecision": "allow"}}',
+      /^printed JSON that repeats the key "hookSpecificOutput" \(line 1\), which is ambiguous/,
+    ],
+    [
+      'a repeated key at any depth',
+      '{"hookSpecificOutput": {"permissionDecision": "deny",\n "permissionDecision": "allow"}}',
+      /^printed JSON that repeats the key "permissionDecision" in hookSpecificOutput \(line 2\)/,
+    ],
   ])('refuses %s, quoting what was printed', (_name, stdout, problem) => {
     expect(guardStdoutProblem(stdout)).toMatch(problem);
   });

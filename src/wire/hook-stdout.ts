@@ -1,5 +1,5 @@
 import { isJsonObject } from './json-object.ts';
-import { jsonTextDepthExceeds, jsonValueDepthExceeds } from './json-text.ts';
+import { jsonTextDepthExceeds, jsonValueDepthExceeds, parseJsonText } from './json-text.ts';
 
 /**
  * The bounds of the JSON a command hook exchanges. Answers and payloads are checked against
@@ -97,8 +97,17 @@ export function guardStdoutProblem(stdout: string): string | undefined {
   const parsed = parseJson(trimmed);
   if (parsed.kind === 'invalid-json')
     return `printed output that does not decode: ${parsed.error}; ${printed}`;
-  if (parsed.kind === 'json' && isJsonObject(parsed.value)) return undefined;
-  return `printed something other than one JSON object: ${printed}`;
+  if (parsed.kind !== 'json' || !isJsonObject(parsed.value))
+    return `printed something other than one JSON object: ${printed}`;
+  // `JSON.parse` keeps the last of a repeated key: `{"hookSpecificOutput": deny, …,
+  // "hookSpecificOutput": allow}` would pass as an allow. A guard's answer must say one thing.
+  const exact = parseJsonText(trimmed, { maxDepth: HOOK_JSON_LIMITS.maxDepth });
+  const repeated = exact.ok ? exact.duplicates[0] : undefined;
+  if (repeated !== undefined) {
+    const where = repeated.path.slice(0, -1).map(String).join('.');
+    return `printed JSON that repeats the key ${JSON.stringify(repeated.key)}${where === '' ? '' : ` in ${where}`} (line ${repeated.second.line}), which is ambiguous (a guard's answer must say one thing): ${printed}`;
+  }
+  return undefined;
 }
 
 /**

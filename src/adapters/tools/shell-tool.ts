@@ -42,7 +42,7 @@ export interface ShellToolOptions {
   readonly envFile?: string;
   /**
    * The inherited environment loses its credentials (`credentialVariables`: `*_API_KEY`,
-   * `*_TOKEN`, `*_SECRET*`, `*_PASSWORD*`, AWS keys, and any copy of their values), so a
+   * `*_TOKEN`, `*_SECRET*`, `*PASSWORD*`, `*_PWD`, `*_KEY`, `*_PAT`, URLs with a password, AWS keys, and any copy of their values), so a
    * prompt-injected model cannot read them with `env`. `pass` names variables to keep anyway
    * (the `passEnvironment` setting). `scrub: false` inherits everything. Default `{scrub: true}`.
    */

@@ -8,6 +8,7 @@ import {
   type TrustedHookEntry,
 } from '../../hook-kinds/settings/index.ts';
 import { CliError } from '../cli-error.ts';
+import { visibleText as v } from '../output/visible-text.ts';
 import {
   commandTrust,
   loadCommandSettings,
@@ -51,8 +52,11 @@ async function untrustedCandidates(
         summary: row.command,
         file: row.file,
         trustedAt: now,
+        ...(row.namedFiles === undefined || row.definitionFingerprint === undefined
+          ? {}
+          : { definition: row.definitionFingerprint, files: row.namedFiles }),
       },
-      line: `  hook     ${shown(project, row.file)} at ${row.path}\n           event ${row.registeredAs}, matcher ${row.matcher}, timeout ${row.timeout}${row.failClosed ? ', fail-closed' : ''}\n           command: ${row.command}`,
+      line: `  hook     ${v(shown(project, row.file))} at ${v(row.path)}\n           event ${row.registeredAs}, matcher ${v(row.matcher)}, timeout ${row.timeout}${row.failClosed ? ', fail-closed' : ''}\n           command: ${v(row.command)}${row.namedFiles === undefined ? '' : `\n           runs: ${v(Object.keys(row.namedFiles).join(', '))}`}${row.ignoredReason?.startsWith('script changed') === true ? `\n           ${v(row.ignoredReason.replace(/;.*$/, ''))}` : ''}`,
     });
   }
   for (const setting of settings.ignoredSettings) {
@@ -65,7 +69,7 @@ async function untrustedCandidates(
         file: setting.file,
         trustedAt: now,
       },
-      line: `  setting  ${shown(project, setting.file)} at ${setting.path}\n           ${setting.setting}: ${setting.value}`,
+      line: `  setting  ${v(shown(project, setting.file))} at ${v(setting.path)}\n           ${v(setting.setting)}: ${v(setting.value)}`,
     });
   }
   for (const server of settings.ignoredMcpServers) {
@@ -80,7 +84,7 @@ async function untrustedCandidates(
         file: server.file,
         trustedAt: now,
       },
-      line: `  mcp      ${shown(project, server.file)} at ${server.path}\n           ${config.type}: ${target}`,
+      line: `  mcp      ${v(shown(project, server.file))} at ${v(server.path)}\n           ${config.type}: ${v(target)}`,
     });
   }
   const instructionFiles = await readInstructionFiles({
@@ -135,7 +139,7 @@ export async function hooksTrustCommand(options: HooksTrustOptions): Promise<num
   }
   const count = `${candidates.length} ${candidates.length === 1 ? 'entry' : 'entries'}`;
   writeStdout(
-    `Not trusted in ${project} (they run with your permissions once trusted):\n${candidates.map((candidate) => candidate.line).join('\n')}\n`,
+    `Not trusted in ${v(project)} (they run with your permissions once trusted):\n${candidates.map((candidate) => candidate.line).join('\n')}\n`,
   );
   if (options.yes !== true) {
     if (!process.stdin.isTTY) {

@@ -6,6 +6,7 @@ import {
   addedDirectories,
   agentPermissions,
   hookProcessOptions,
+  hookScriptFiles,
   hooksNeedSandbox,
   prepareShellRules,
   requireSandbox,
@@ -312,6 +313,7 @@ export async function runCommand(
                 sandbox: {
                   network: options.sandboxNetwork === true,
                   writableDirectories: additionalDirectories,
+                  readOnlyFiles: hookScriptFiles(settings, projectDir),
                 },
               }
             : {}),

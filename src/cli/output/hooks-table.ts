@@ -1,3 +1,4 @@
+import { visibleText } from './visible-text.ts';
 import type { EffectiveHookRow, SettingsFileStatus } from '../../hook-kinds/settings/index.ts';
 
 const HEADINGS = [
@@ -34,7 +35,7 @@ function cellsOf(row: EffectiveHookRow): string[] {
     row.status,
     row.trust === 'not-required' ? '-' : row.trust,
     row.command,
-  ];
+  ].map(visibleText);
 }
 
 /** Pads every column but the last to its widest cell, two spaces apart. */
@@ -91,5 +92,6 @@ export function formatHooksTable(
       ]),
     ),
   );
-  return out.join('\n') + '\n';
+  // Every line visible: a command's terminal escapes or carriage returns cannot hide a part of it.
+  return out.map(visibleText).join('\n') + '\n';
 }

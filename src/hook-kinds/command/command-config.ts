@@ -44,4 +44,6 @@ export interface CommandHookConfig {
    * order. Empty when the hook is defined once.
    */
   readonly alsoDefinedIn: readonly string[];
+  /** The project files the command runs, with their content hashes (see `HookConfigBase`). */
+  readonly namedFiles?: Readonly<Record<string, string>>;
 }

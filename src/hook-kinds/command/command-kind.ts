@@ -11,6 +11,9 @@ import { timeoutSchema } from '../timeout-schema.ts';
 import type { HookRunRequest } from '../hook-kind.ts';
 import { interpretRun } from './command-answer.ts';
 import { confineCommand, credentialVariables } from '../../supervision/process-confinement.ts';
+import { interpretExecution } from '../hook-run.ts';
+import { failureAnswer } from '../hook-kind.ts';
+import { changedScriptFailure, namedFilesChangedSince } from '../settings/named-files.ts';
 
 /** The command the runner starts for `hook`: confined as its `environment` and `sandbox` ask. */
 function confineHookCommand(hook: CommandHookConfig, request: HookRunRequest): string {
@@ -31,6 +34,9 @@ function confineHookCommand(hook: CommandHookConfig, request: HookRunRequest): s
         ? {
             sandbox: {
               writableDirectories: [request.projectDir, ...(confinement.writableDirectories ?? [])],
+              ...(confinement.readOnlyFiles === undefined
+                ? {}
+                : { readOnlyFiles: confinement.readOnlyFiles }),
               network: confinement.sandboxNetwork === true,
             },
           }
@@ -65,7 +71,7 @@ export const commandHookSchema = lazy(() =>
       }),
       environment: z.enum(['inherit', 'scrubbed']).optional().meta({
         description:
-          'The environment the hook process gets. "inherit" (default): hookwire\'s own, as a trusted program of yours. "scrubbed": without credentials (variables named like *_API_KEY, *_TOKEN, *_SECRET*, *_PASSWORD*, AWS_SECRET_ACCESS_KEY, AWS_SESSION_TOKEN), as the model\'s shell tool gets it; passEnvironment names the ones to keep.',
+          'The environment the hook process gets. "inherit" (default): hookwire\'s own, as a trusted program of yours. "scrubbed": without credentials (variables named like *_API_KEY, *_TOKEN, *_SECRET*, *PASSWORD*, *_PWD, *PRIVATE_KEY*, *_PAT, *_KEY, AWS_SECRET_ACCESS_KEY, AWS_SESSION_TOKEN, and URLs carrying a password such as DATABASE_URL=postgres://u:p@h/db), as the model\'s shell tool gets it; passEnvironment names the ones to keep.',
       }),
       sandbox: z.boolean().optional().meta({
         description:
@@ -100,6 +106,14 @@ export const commandKind: HookKind<CommandHookConfig> = {
   },
   target: (hook) => hook.command,
   async run(hook, request) {
+    if (hook.namedFiles !== undefined) {
+      const changed = await namedFilesChangedSince(hook.namedFiles, request.projectDir);
+      if (changed.length > 0)
+        return interpretExecution(request, hook, hook.command, {
+          answer: failureAnswer('error', changedScriptFailure(changed)),
+          durationMs: 0,
+        });
+    }
     const result = await request.runner.run({
       command: confineHookCommand(hook, request),
       cwd: request.projectDir,

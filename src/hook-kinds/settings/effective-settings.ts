@@ -3,7 +3,13 @@ import type { HookConfig } from '../registry.ts';
 import type { HookGroupConfig } from './hook-config.ts';
 import type { AgentTypeSetting, ParsedSettingsFile } from './parse-settings-text.ts';
 import type { SettingsLayer } from './settings-layer.ts';
-import { hookFingerprint, hookIdentity, settingFingerprint } from './hook-identity.ts';
+import {
+  definitionFingerprint,
+  hookFingerprint,
+  hookIdentity,
+  settingFingerprint,
+} from './hook-identity.ts';
+import { changedNamedFiles } from './named-files.ts';
 import type { LocatedRule, LocatedValue, SettingLocation } from './policy-settings.ts';
 import type { PermissionMode } from '../../hooks/permissions/index.ts';
 import type { DialectName } from '../dialects/vocabulary.ts';
@@ -26,7 +32,8 @@ export interface EffectivePermissions {
 
 /**
  * A setting from a file inside the project that would loosen what the tools may do (an allow
- * rule, a `defaultMode` other than `default`/`plan`, an added directory, a passed variable) and
+ * rule, a `defaultMode` less strict than the one the user's files set, `plan` > `default` >
+ * `acceptEdits` > `bypassPermissions`; an added directory, a passed variable) and
  * is not trusted: it does not apply until `hookwire hooks trust` trusts it (or `--trust-project`).
  */
 export interface IgnoredSetting extends SettingLocation {
@@ -74,6 +81,13 @@ export interface IgnoredHookGroup {
 export interface HookTrust {
   readonly trusted: ReadonlySet<string>;
   readonly trustAll: boolean;
+  /**
+   * What the trust record says each trusted hook ran when it was trusted: by the fingerprint of
+   * its definition without its files (`definitionFingerprint`), the `namedFiles` recorded then,
+   * or `null` for a record from before files were recorded. Only explains why a hook whose
+   * script changed is not trusted (`hooks list`, `run`); `trusted` alone decides.
+   */
+  readonly recorded?: ReadonlyMap<string, Readonly<Record<string, string>> | null>;
 }
 
 /** The trust options of `mergeSettingsFiles`: `HookTrust` and which files need it. */
@@ -88,9 +102,9 @@ export interface MergeTrust extends HookTrust {
  * - `events`: per canonical event, its groups in merge order — layers managed, user, project,
  *   local, extra; within a file, document order (an event's canonical key and its aliases in the
  *   order the keys appear). Events nobody configured are absent.
- * - A hook defined more than once (same canonical event, matcher key, command, timeout and
- *   failClosed; name and description do not count) runs once: the first occurrence in merge
- *   order is kept and lists the others in `alsoDefinedIn`; a group left without hooks is dropped.
+ * - A hook defined more than once (same identity, `hookIdentity`: its event, matcher key and
+ *   every field but the cosmetic ones, so name and description do not count) runs once: the
+ *   first occurrence in merge order is kept and lists the others in `alsoDefinedIn`; a group left without hooks is dropped.
  * - When the managed policy sets `allowManagedHooksOnly`, every other layer's groups are in
  *   `ignored` instead of `events`.
  */
@@ -289,12 +303,19 @@ export function mergeSettingsFiles(
         untrustedHooks += untrusted.length;
         if (trusted.length > 0)
           active.push(trusted.length === group.hooks.length ? group : { ...group, hooks: trusted });
-        if (untrusted.length > 0)
+        // One ignored group per reason, in the order of the hooks.
+        const byReason = new Map<string, HookConfig[]>();
+        for (const hook of untrusted) {
+          const reason = untrustedReason(group, hook, trust.recorded);
+          const list = byReason.get(reason) ?? [];
+          list.push(hook);
+          byReason.set(reason, list);
+        }
+        for (const [reason, hooks] of byReason)
           ignored.push({
-            group: untrusted.length === group.hooks.length ? group : { ...group, hooks: untrusted },
+            group: hooks.length === group.hooks.length ? group : { ...group, hooks },
             kind: 'untrusted',
-            reason:
-              'defined inside the project and not trusted: review it, then run "hookwire hooks trust"',
+            reason,
           });
       }
     }
@@ -360,6 +381,31 @@ export function mergeSettingsFiles(
   };
 }
 
+/**
+ * Why `hook` (of a file needing trust) is not trusted: a script changed since the user trusted
+ * it (the trust record has the same definition with other file contents), or it was never
+ * trusted.
+ */
+function untrustedReason(
+  group: HookGroupConfig,
+  hook: HookConfig,
+  recorded: HookTrust['recorded'],
+): string {
+  const current = hook.namedFiles;
+  const before =
+    current === undefined || recorded === undefined
+      ? undefined
+      : recorded.get(definitionFingerprint(group, hook));
+  if (current !== undefined && before !== undefined) {
+    const review = 'review it, then run "hookwire hooks trust"';
+    if (before === null)
+      return `trusted before hookwire checked the files a hook runs (${Object.keys(current).join(', ')}): ${review}`;
+    const changed = changedNamedFiles(before, current);
+    if (changed.length > 0) return `script changed since trusted: ${changed.join(', ')}; ${review}`;
+  }
+  return 'defined inside the project and not trusted: review it, then run "hookwire hooks trust"';
+}
+
 /** Merges the MCP servers of the files by name, leaving out untrusted project ones. */
 function mergeMcpServers(
   parsedFiles: readonly ParsedSettingsFile[],
@@ -380,6 +426,14 @@ function mergeMcpServers(
   }
   return { mcpServers: [...byName.values()], ignoredMcpServers };
 }
+
+/** How strict each permission mode is: a higher one allows less without asking. */
+const MODE_STRICTNESS: Readonly<Record<PermissionMode, number>> = {
+  bypassPermissions: 0,
+  acceptEdits: 1,
+  default: 2,
+  plan: 3,
+};
 
 /** Merges the policy settings of the files, leaving out untrusted loosening ones. */
 function mergePolicies(
@@ -431,7 +485,9 @@ function mergePolicies(
         passEnvironment.push(name.value);
     const mode = policy.defaultMode;
     if (mode === undefined) continue;
-    const loosens = mode.value === 'acceptEdits' || mode.value === 'bypassPermissions';
+    // A mode less strict than the one in effect so far (the user's) loosens: from a project
+    // file it waits for trust, so `default` there cannot override the user's `plan`.
+    const loosens = MODE_STRICTNESS[mode.value] < MODE_STRICTNESS[defaultMode?.value ?? 'default'];
     if (loosens && !admitted('permissions.defaultMode', mode, mode.value)) continue;
     if (parsed.layer === 'managed') managedMode = mode;
     else defaultMode = mode;

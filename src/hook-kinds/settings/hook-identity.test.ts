@@ -1,10 +1,13 @@
 import { describe, expect, it } from 'vitest';
+import { HOOK_KINDS } from '../registry.ts';
+import { mergeSettingsFiles } from './effective-settings.ts';
 import {
-  HOOK_IDENTITY_FIELDS,
+  COSMETIC_HOOK_FIELDS,
   hookFingerprint,
   hookIdentity,
   settingFingerprint,
 } from './hook-identity.ts';
+import { parseSettingsText, readSettingsText } from './parse-settings-text.ts';
 
 const group = { event: 'PreToolUse', matcher: { key: 'edit_file|write_file' } };
 const hook = { type: 'command', command: './guard.sh', timeoutMs: 60000, failClosed: false };
@@ -60,19 +63,14 @@ describe('hookIdentity', () => {
     );
   });
 
-  it('lists every field named by the trust issue', () => {
-    for (const field of [
-      'type',
-      'command',
-      'url',
-      'prompt',
-      'timeoutMs',
-      'failClosed',
-      'if',
-      'environment',
-      'dialect',
-    ])
-      expect(HOOK_IDENTITY_FIELDS).toContain(field);
+  it("counts a field no list names: a new kind's behavioural field makes two hooks", () => {
+    // The review's trial kind `static`: its `answer` is behaviour, and nobody listed it.
+    const one = { type: 'static', answer: '{"decision":"block"}', timeoutMs: 1, failClosed: false };
+    const two = { ...one, answer: '{}' };
+    expect(hookFingerprint(group, one)).not.toBe(hookFingerprint(group, two));
+    expect(hookFingerprint(group, { ...one, name: 'x', alsoDefinedIn: ['y'] })).toBe(
+      hookFingerprint(group, one),
+    );
   });
 
   it('fingerprints a setting by its name and value', () => {
@@ -80,5 +78,135 @@ describe('hookIdentity', () => {
     expect(settingFingerprint('permissions.allow', 'shell')).not.toBe(
       settingFingerprint('permissions.allow', 'shell(npm *)'),
     );
+  });
+});
+
+/** Values tried for a settings property: each property takes the ones its schema accepts. */
+const CANDIDATES: readonly unknown[] = [
+  true,
+  false,
+  1,
+  5,
+  'a',
+  'b',
+  'inherit',
+  'scrubbed',
+  'first-use',
+  'session',
+  'shell(rm *)',
+  'shell(ls *)',
+  'http://127.0.0.1:9/a',
+  'http://127.0.0.1:9/b',
+  ['A'],
+  ['B'],
+  { a: '1' },
+  { a: '2' },
+];
+
+const ABSENT = Symbol('absent');
+
+/**
+ * The fingerprint of `entry` as settings loading reads it (a PreToolUse hook on `shell`);
+ * `undefined` when settings validation rejects it (the schema's property fits, the file does not).
+ */
+function loadedFingerprint(entry: Record<string, unknown>): string | undefined {
+  const text = JSON.stringify({ hooks: { PreToolUse: [{ matcher: 'shell', hooks: [entry] }] } });
+  const parsed = readSettingsText(text, {
+    file: '/p/.hookwire/settings.json',
+    layer: 'user',
+  }).parsed;
+  if (parsed === undefined) return undefined;
+  const loaded = parsed.groups[0];
+  const hook = loaded?.hooks[0];
+  if (loaded === undefined || hook === undefined) throw new Error('no hook loaded');
+  return hookFingerprint(loaded, hook);
+}
+
+describe('the identity of every registered kind, from its settings schema', () => {
+  for (const kind of HOOK_KINDS) {
+    const shape = kind.schema.shape as Record<
+      string,
+      { safeParse(value: unknown): { success: boolean } }
+    >;
+    const accepted = (property: string): unknown[] => {
+      const schema = shape[property];
+      return schema === undefined
+        ? []
+        : CANDIDATES.filter((value) => schema.safeParse(value).success);
+    };
+    // The smallest entry the schema accepts: its type and each required property's first value.
+    const base: Record<string, unknown> = { type: kind.type };
+    for (const property of Object.keys(shape)) {
+      if (property === 'type' || shape[property]?.safeParse(undefined).success === true) continue;
+      base[property] = accepted(property)[0];
+    }
+
+    it(`${kind.type}: every property is cosmetic or changes the fingerprint`, () => {
+      expect(kind.schema.safeParse(base).success).toBe(true);
+      for (const property of Object.keys(shape)) {
+        if (property === 'type') {
+          expect(hookIdentity(group, { type: kind.type })).toContain(`"type":"${kind.type}"`);
+          continue;
+        }
+        const optional = shape[property]?.safeParse(undefined).success === true;
+        const loaded = [...(optional ? [ABSENT] : []), ...accepted(property)].map((value) => {
+          const entry = Object.fromEntries(
+            Object.entries(base).filter(([key]) => key !== property),
+          );
+          if (value !== ABSENT) entry[property] = value;
+          return loadedFingerprint(entry);
+        });
+        const values = loaded.filter((print) => print !== undefined);
+        const prints = new Set(values);
+        if (COSMETIC_HOOK_FIELDS.has(property)) {
+          expect(prints.size, `cosmetic ${kind.type}.${property} changed the fingerprint`).toBe(1);
+          continue;
+        }
+        expect(
+          values.length,
+          `${kind.type}.${property}: no candidate value fits its schema; add one to CANDIDATES`,
+        ).toBeGreaterThanOrEqual(2);
+        expect(
+          prints.size,
+          `${kind.type}.${property} is in neither list: changing it leaves the fingerprint as it was (parse drops it, or it belongs in COSMETIC_HOOK_FIELDS)`,
+        ).toBeGreaterThan(1);
+      }
+    });
+  }
+
+  it('keeps two hooks of a kind that differ only in a behavioural field as two hooks', () => {
+    const text = JSON.stringify({
+      hooks: {
+        PreToolUse: [
+          {
+            matcher: 'shell',
+            hooks: [
+              { type: 'process', command: './judge', start: 'session' },
+              { type: 'process', command: './judge' },
+              { type: 'http', url: 'http://127.0.0.1:9/', headers: { a: '1' } },
+              { type: 'http', url: 'http://127.0.0.1:9/', headers: { a: '2' } },
+              { type: 'prompt', prompt: 'ok?', model: 'a' },
+              { type: 'prompt', prompt: 'ok?', model: 'b' },
+              { type: 'prompt', prompt: 'ok?', model: 'b', name: 'renamed' },
+            ],
+          },
+        ],
+      },
+    });
+    const parsed = parseSettingsText(text, { file: '/p/s.json', layer: 'user' });
+    const merged = mergeSettingsFiles([parsed]);
+    const hooks = merged.events.PreToolUse?.[0]?.hooks ?? [];
+    expect(hooks.map((hook) => hook.type)).toEqual([
+      'process',
+      'process',
+      'http',
+      'http',
+      'prompt',
+      'prompt',
+    ]);
+    const loaded = merged.events.PreToolUse?.[0];
+    if (loaded === undefined) throw new Error('no group');
+    expect(new Set(hooks.map((hook) => hookFingerprint(loaded, hook))).size).toBe(6);
+    expect(hooks[5]?.alsoDefinedIn).toEqual(['user: /p/s.json at hooks.PreToolUse[0].hooks[6]']);
   });
 });

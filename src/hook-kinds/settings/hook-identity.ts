@@ -1,36 +1,27 @@
 import { createHash } from 'node:crypto';
 
 /**
- * The fields of a loaded hook that make it *that* hook for trust: everything that changes what
- * runs, where it sends the payload, what it may read, and how its answer is read. `name`,
- * `description`, the file and the JSON path do not count (moving a hook or renaming it keeps it
- * trusted; changing its command does not). A field a hook kind does not have is left out, so this
- * one list serves every kind: command (`command`), http (`url`, `headers`, `allowedEnvVars`),
- * prompt (`prompt`, `model`), process (`command`, `start`), and the dialects (`if`, `dialect`). A new field that changes
- * behaviour is added here, and only here.
+ * The fields of a loaded hook that do not change what it does: its name and notes, where it was
+ * defined, and Claude Code's spinner text. Everything else a kind's `parse` puts in the config
+ * is the hook's identity, for de-duplication and trust (as codex hashes its whole normalised
+ * handler): a new kind's fields count without anyone listing them, and a field that does not
+ * change behaviour has to be named here on purpose. `hook-identity.test.ts` walks every kind's
+ * settings schema and fails on a property whose change leaves the fingerprint as it was unless it
+ * is listed here.
  *
- * The event and the matcher come from the group (see `hookIdentity`); `dialect` is read from the
- * hook, else from its group.
+ * - `name`, `description`, `statusMessage`: shown, never run (renaming a hook keeps it trusted).
+ * - `layer`, `file`, `path`, `alsoDefinedIn`: where it was defined (moving it keeps it trusted,
+ *   and the same hook in two files runs once).
  */
-export const HOOK_IDENTITY_FIELDS = [
-  'type',
-  'command',
-  'url',
-  'headers',
-  'allowedEnvVars',
-  'prompt',
-  'model',
-  'start',
-  'timeoutMs',
-  'failClosed',
-  'if',
-  'environment',
-  'env',
-  'sandbox',
-  'async',
-  'once',
-  'dialect',
-] as const;
+export const COSMETIC_HOOK_FIELDS: ReadonlySet<string> = new Set([
+  'name',
+  'description',
+  'statusMessage',
+  'layer',
+  'file',
+  'path',
+  'alsoDefinedIn',
+]);
 
 /** What `hookIdentity` reads from a group: its canonical event and its compiled matcher's key. */
 export interface HookIdentityGroup {
@@ -62,21 +53,32 @@ function field(source: object, key: string): unknown {
 
 /**
  * The normalized definition of one hook: `event`, `matcher` (the matcher's key, so `Edit|Write`
- * and `Write|Edit` are one matcher) and each of `HOOK_IDENTITY_FIELDS` the hook has, as one
- * canonical JSON text (keys sorted at every depth). Takes any hook kind's config.
+ * and `Write|Edit` are one matcher), the group's `dialect`, and every field of the hook's config
+ * but `COSMETIC_HOOK_FIELDS`, as one canonical JSON text (keys sorted at every depth). Takes any
+ * hook kind's config.
  */
 export function hookIdentity(group: HookIdentityGroup, hook: object): string {
   const identity: Record<string, unknown> = { event: group.event, matcher: group.matcher.key };
-  for (const key of HOOK_IDENTITY_FIELDS) {
-    const value = field(hook, key) ?? (key === 'dialect' ? field(group, key) : undefined);
-    if (value !== undefined) identity[key] = value;
-  }
+  const dialect = field(group, 'dialect');
+  if (dialect !== undefined) identity['dialect'] = dialect;
+  for (const [key, value] of Object.entries(hook))
+    if (value !== undefined && !COSMETIC_HOOK_FIELDS.has(key)) identity[key] = value;
   return JSON.stringify(canonical(identity));
 }
 
 /** The SHA-256 (lowercase hex) of `hookIdentity(group, hook)`: the key of the trust record. */
 export function hookFingerprint(group: HookIdentityGroup, hook: object): string {
   return createHash('sha256').update(hookIdentity(group, hook)).digest('hex');
+}
+
+/**
+ * The fingerprint of `hook` without its `namedFiles`: the same as `hookFingerprint` for a hook
+ * that runs no project file, and what the trust record files a trusted hook's file contents
+ * under (to say which script changed since).
+ */
+export function definitionFingerprint(group: HookIdentityGroup, hook: object): string {
+  if (!('namedFiles' in hook) || hook.namedFiles === undefined) return hookFingerprint(group, hook);
+  return hookFingerprint(group, { ...hook, namedFiles: undefined });
 }
 
 /**

@@ -22,7 +22,7 @@ export type {
   SettingsFileStatus,
 } from './effective-settings.ts';
 export {
-  HOOK_IDENTITY_FIELDS,
+  COSMETIC_HOOK_FIELDS,
   hookFingerprint,
   hookIdentity,
   settingFingerprint,

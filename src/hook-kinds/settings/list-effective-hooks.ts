@@ -8,7 +8,7 @@ import type { EffectiveSettings } from './effective-settings.ts';
 import { kindOf, type HookConfig } from '../registry.ts';
 import type { HookGroupConfig } from './hook-config.ts';
 import type { SettingsLayer } from './settings-layer.ts';
-import { hookFingerprint } from './hook-identity.ts';
+import { definitionFingerprint, hookFingerprint } from './hook-identity.ts';
 import type { DialectName } from '../dialects/vocabulary.ts';
 
 /** One row of `hookwire hooks list`: a hook, its group and where it was defined. */
@@ -47,6 +47,13 @@ export interface EffectiveHookRow {
   readonly trust: 'trusted' | 'untrusted' | 'not-required';
   /** The SHA-256 of the hook's normalized definition (`hookFingerprint`): what trust records. */
   readonly fingerprint: string;
+  /**
+   * The files inside the project the hook runs (its script), each `sha256:HEX` of its content or
+   * `absent`: part of the fingerprint, so a changed script is a hook to trust again.
+   */
+  readonly namedFiles?: Readonly<Record<string, string>>;
+  /** With `namedFiles`: the fingerprint without them (`definitionFingerprint`). */
+  readonly definitionFingerprint?: string;
   readonly alsoDefinedIn: readonly string[];
 }
 
@@ -86,6 +93,12 @@ function row(
     ...(ignoredReason === undefined ? {} : { ignoredReason }),
     trust,
     fingerprint: hookFingerprint(group, hook),
+    ...(hook.namedFiles === undefined
+      ? {}
+      : {
+          namedFiles: hook.namedFiles,
+          definitionFingerprint: definitionFingerprint(group, hook),
+        }),
     alsoDefinedIn: hook.alsoDefinedIn,
   };
 }

@@ -11,7 +11,7 @@ import type { ParsedSettingsFile } from './parse-settings-text.ts';
 import { SettingsError } from './settings-error.ts';
 import { SETTINGS_LIMITS, settingsTooLargeIssue } from './settings-limits.ts';
 import type { SettingsIssue } from './settings-issue.ts';
-import { DIALECT_NAMES } from '../dialects/vocabulary.ts';
+import { DIALECT_NAMES, type DialectName } from '../dialects/vocabulary.ts';
 import type { readForeignSettings } from '../dialects/foreign-settings.ts';
 import { foreignSources, type ForeignSource } from '../dialects/foreign-sources.ts';
 import {
@@ -73,19 +73,18 @@ export function isInsideDirectory(path: string, directory: string): boolean {
 }
 
 /**
- * Whether the hooks of a settings file need trust: the file's layer is not one of the user's own
- * (`managed`, `user`, `extra` never need it, wherever they are) and its real path lies inside the
- * project's real path. Decided by place, not by file name, so every settings file a repository
- * can carry (hookwire's own, and the dialects' `.claude/`, `.gemini/`, `.codex/` files) is
- * covered. `projectReal` is the project directory's real path.
+ * Whether the hooks and loosening settings of a settings file need trust: those of every file
+ * hookwire looked up inside the project (the `project` and `local` layers: hookwire's own
+ * `.hookwire/settings*.json`, `.mcp.json`, and the dialects' `.claude/`, `.gemini/`, `.codex/`,
+ * `.kimi/` files), decided by the path looked up and not by where a symbolic link resolves: a
+ * `.hookwire/settings.json` linked to a file outside the project is still the project's. The
+ * user's own layers (`managed`, `user`, `extra`) never need it, wherever they are.
  */
-export async function fileNeedsTrust(
-  source: { readonly layer: string; readonly file: string },
-  projectReal: string,
-): Promise<boolean> {
-  if (source.layer === 'managed' || source.layer === 'user' || source.layer === 'extra')
-    return false;
-  return isInsideDirectory(await realPathOf(source.file), projectReal);
+export function fileNeedsTrust(source: {
+  readonly layer: string;
+  readonly file: string;
+}): Promise<boolean> {
+  return Promise.resolve(source.layer === 'project' || source.layer === 'local');
 }
 
 /** Options of `loadSettings`. */
@@ -203,15 +202,47 @@ export async function loadSettings(options: LoadSettingsOptions): Promise<Effect
   const trust = options.trust;
   if (trust === undefined) return { ...mergeSettingsFiles(ordered), files, warnings };
   const projectReal = await realPathOf(options.projectDir);
-  const needing = await Promise.all(ordered.map((parsed) => fileNeedsTrust(parsed, projectReal)));
+  const needing = await Promise.all(ordered.map((parsed) => fileNeedsTrust(parsed)));
   const filesNeedingTrust = new Set(
     ordered.filter((_, index) => needing[index] === true).map((parsed) => parsed.file),
   );
+  const withFiles = await withNamedFiles(ordered, resolve(options.projectDir), projectReal);
   return {
-    ...mergeSettingsFiles(ordered, { trust: { ...trust, filesNeedingTrust } }),
+    ...mergeSettingsFiles(withFiles, { trust: { ...trust, filesNeedingTrust } }),
     files,
     warnings,
   };
+}
+
+/**
+ * `parsedFiles` with each command and process hook's `namedFiles`: the project files its
+ * command runs and their content (`named-files.ts`), read in parallel. Hooks of every layer get
+ * them, so the same hook in two files stays one hook.
+ */
+async function withNamedFiles(
+  parsedFiles: readonly ParsedSettingsFile[],
+  projectDir: string,
+  projectReal: string,
+): Promise<ParsedSettingsFile[]> {
+  const { namedFilesOf } = await import('./named-files.ts');
+  return Promise.all(
+    parsedFiles.map(async (parsed) => {
+      if (parsed.groups.length === 0) return parsed;
+      const groups = await Promise.all(
+        parsed.groups.map(async (group) => ({
+          ...group,
+          hooks: await Promise.all(
+            group.hooks.map(async (hook) => {
+              if (hook.type !== 'command' && hook.type !== 'process') return hook;
+              const namedFiles = await namedFilesOf(hook.command, projectDir, [projectReal]);
+              return namedFiles === undefined ? hook : { ...hook, namedFiles };
+            }),
+          ),
+        })),
+      );
+      return { ...parsed, groups };
+    }),
+  );
 }
 
 /**
@@ -228,11 +259,26 @@ function loadDialectLayers(
   reader: typeof readForeignSettings | undefined,
 ): { ordered: ParsedSettingsFile[]; files: SettingsFileStatus[]; warnings: string[] } {
   const managed = parsedFiles.find((parsed) => parsed.layer === 'managed' && parsed.dialects);
-  const setting = managed ?? parsedFiles.findLast((parsed) => parsed.dialects !== undefined);
-  const allowed = new Set<string>(enabled ? (setting?.dialects ?? DIALECT_NAMES) : []);
+  // The user's own files decide which dialects load; a project's file (which needs trust) can
+  // only turn off that project's own dialect files, never the user's ~/.claude/settings.json.
+  const own = (parsed: ParsedSettingsFile): boolean =>
+    parsed.layer !== 'project' && parsed.layer !== 'local';
+  const setting =
+    managed ?? parsedFiles.findLast((parsed) => own(parsed) && parsed.dialects !== undefined);
+  const projectSetting =
+    managed === undefined
+      ? parsedFiles.findLast((parsed) => !own(parsed) && parsed.dialects !== undefined)
+      : undefined;
+  const allowedOwn = new Set<string>(enabled ? (setting?.dialects ?? DIALECT_NAMES) : []);
+  const allowedInProject = new Set(
+    [...allowedOwn].filter((dialect) =>
+      (projectSetting?.dialects ?? DIALECT_NAMES).includes(dialect as DialectName),
+    ),
+  );
   const warnings: string[] = [];
   const files: SettingsFileStatus[] = [];
   const notLoaded: string[] = [];
+  const excludedBy = new Set<string>();
   const byLayer = new Map<string, ParsedSettingsFile[]>();
   foreign.forEach((source, index) => {
     const outcome = outcomes[index];
@@ -244,10 +290,14 @@ function loadDialectLayers(
       warnings.push(`${outcome.issue.file}: ${outcome.issue.message}: none of its hooks is loaded`);
       return;
     }
-    if (!allowed.has(source.dialect)) {
+    const inProject = source.layer === 'project' || source.layer === 'local';
+    if (!(inProject ? allowedInProject : allowedOwn).has(source.dialect)) {
       // A config.toml without hooks is not a hooks file: nothing to say about it.
       if (!source.file.endsWith('.toml') || /\bhooks\b/.test(outcome.text))
         notLoaded.push(source.file);
+      if (inProject && allowedOwn.has(source.dialect) && projectSetting !== undefined)
+        excludedBy.add(projectSetting.file);
+      else excludedBy.add(setting?.file ?? 'settings');
       return;
     }
     if (reader === undefined) return; // not loaded only when no file has text
@@ -260,7 +310,7 @@ function loadDialectLayers(
   });
   if (notLoaded.length > 0)
     warnings.push(
-      `not loading the hooks of ${notLoaded.join(', ')}: ${enabled ? `"dialects" in ${setting?.file ?? 'settings'} leaves ${notLoaded.length === 1 ? 'it' : 'them'} out` : '--no-dialects'}`,
+      `not loading the hooks of ${notLoaded.join(', ')}: ${enabled ? `"dialects" in ${[...excludedBy].join(' and ')} leaves ${notLoaded.length === 1 ? 'it' : 'them'} out` : '--no-dialects'}`,
     );
   const ordered: ParsedSettingsFile[] = [];
   for (const layer of SETTINGS_LAYERS) {

@@ -1,5 +1,5 @@
 import { randomHex } from '../../content/random-id.ts';
-import { mkdir, readFile, realpath, rename, unlink, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, realpath, rename, stat, unlink, writeFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { HookwireError } from '../../content/index.ts';
@@ -15,6 +15,13 @@ export interface TrustedHookEntry {
   readonly file: string;
   /** ISO 8601. */
   readonly trustedAt: string;
+  /**
+   * A hook that runs files of the project: the fingerprint of its definition without them
+   * (`definitionFingerprint`) and the files as they were when trusted (`namedFiles`), to say
+   * which one changed since.
+   */
+  readonly definition?: string;
+  readonly files?: Readonly<Record<string, string>>;
 }
 
 /**
@@ -107,9 +114,79 @@ export function trustedFingerprints(store: TrustStore, project: string): Readonl
 }
 
 /**
+ * What the trusted hooks of `project` ran when trusted, by definition fingerprint (see
+ * `HookTrust.recorded`): an entry with `definition` and `files` gives its files; an entry from
+ * before files were recorded is filed under its own fingerprint with `null`.
+ */
+export function recordedNamedFiles(
+  store: TrustStore,
+  project: string,
+): Map<string, Readonly<Record<string, string>> | null> {
+  const recorded = new Map<string, Readonly<Record<string, string>> | null>();
+  for (const [fingerprint, entry] of Object.entries(store.projects[project]?.hooks ?? {})) {
+    const files = entry.files;
+    if (typeof entry.definition === 'string' && isJsonObject(files))
+      recorded.set(entry.definition, files);
+    else if (!recorded.has(fingerprint)) recorded.set(fingerprint, null);
+  }
+  return recorded;
+}
+
+/** How long `updateTrustStore` waits for another process's update before giving up. */
+const LOCK_WAIT_MS = 30_000;
+/** A lock older than this whose owner cannot be checked is taken as left behind by a crash. */
+const STALE_LOCK_MS = 60_000;
+
+/** Whether the process `pid` is running (a lock's owner). */
+function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/**
+ * Takes the trust record's lock, `FILE.lock` (created exclusively, holding this process's id),
+ * waiting while another process holds it; a lock whose process is gone (or older than a minute
+ * and unreadable) is removed. Resolves to the function that releases it.
+ */
+async function lockTrustStore(file: string): Promise<() => Promise<void>> {
+  const lock = `${file}.lock`;
+  const deadline = Date.now() + LOCK_WAIT_MS;
+  for (let attempt = 0; ; attempt += 1) {
+    try {
+      await writeFile(lock, `${process.pid}\n`, { flag: 'wx', mode: 0o600 });
+      return () => unlink(lock).catch(() => undefined);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    }
+    const owner = Number.parseInt(await readFile(lock, 'utf8').catch(() => ''), 10);
+    const age = await stat(lock).then(
+      (info) => Date.now() - info.mtimeMs,
+      () => 0,
+    );
+    if (Number.isInteger(owner) && owner > 0 ? !processAlive(owner) : age > STALE_LOCK_MS) {
+      await unlink(lock).catch(() => undefined);
+      continue;
+    }
+    if (Date.now() > deadline)
+      throw new TrustStoreError(
+        file,
+        `another hookwire (process ${Number.isInteger(owner) ? owner : 'unknown'}) holds ${lock}; wait for it, or delete the lock if no hookwire is running`,
+      );
+    // Back off a little more each time, up to 100 ms: updates take milliseconds.
+    await new Promise((resolve) => setTimeout(resolve, Math.min(100, 5 * (attempt + 1))));
+  }
+}
+
+/**
  * Replaces the trusted hooks of `project` with `mutate(current)` and writes the record
  * atomically (a temporary file renamed over it, mode 0600); a project left with no hooks is
- * removed from the record. Returns the new record.
+ * removed from the record. Returns the new record. The record is read, changed and written under
+ * a lock (`FILE.lock`), so concurrent updates from several processes each see the others' (a
+ * `hooks trust` running beside a `hooks untrust` cannot write back what the untrust removed).
  */
 export async function updateTrustStore(
   file: string,
@@ -118,21 +195,29 @@ export async function updateTrustStore(
     hooks: Readonly<Record<string, TrustedHookEntry>>,
   ) => Readonly<Record<string, TrustedHookEntry>>,
 ): Promise<TrustStore> {
-  const store = await readTrustStore(file);
-  const hooks = mutate(store.projects[project]?.hooks ?? {});
-  const projects = Object.fromEntries(
-    Object.entries(store.projects).filter(([key]) => key !== project),
-  );
-  if (Object.keys(hooks).length > 0) projects[project] = { hooks };
-  const next: TrustStore = { version: 1, projects };
   await mkdir(dirname(file), { recursive: true, mode: 0o700 });
-  const temporary = join(dirname(file), `.trusted-hooks.${process.pid}.${randomHex(6)}.tmp`);
+  const release = await lockTrustStore(file);
   try {
-    await writeFile(temporary, JSON.stringify(next, null, 2) + '\n', { flag: 'wx', mode: 0o600 });
-    await rename(temporary, file);
-  } catch (error) {
-    await unlink(temporary).catch(() => undefined);
-    throw error;
+    const store = await readTrustStore(file);
+    const hooks = mutate(store.projects[project]?.hooks ?? {});
+    const projects = Object.fromEntries(
+      Object.entries(store.projects).filter(([key]) => key !== project),
+    );
+    if (Object.keys(hooks).length > 0) projects[project] = { hooks };
+    const next: TrustStore = { version: 1, projects };
+    const temporary = join(dirname(file), `.trusted-hooks.${process.pid}.${randomHex(6)}.tmp`);
+    try {
+      await writeFile(temporary, JSON.stringify(next, null, 2) + '\n', {
+        flag: 'wx',
+        mode: 0o600,
+      });
+      await rename(temporary, file);
+    } catch (error) {
+      await unlink(temporary).catch(() => undefined);
+      throw error;
+    }
+    return next;
+  } finally {
+    await release();
   }
-  return next;
 }
