@@ -28,7 +28,7 @@
  * SIGTERM/SIGINT/SIGHUP, every process below it gets SIGTERM, then SIGKILL after GRACE_MS, and
  * the reaper exits as PROGRAM did (same code, or the same signal). PROGRAM gets SIGKILL if the
  * reaper itself is killed (PR_SET_PDEATHSIG). hookwire runs the spawn helper, process hooks and
- * stdio MCP servers this way (docs/decisions/0020-containment-reaper-noloss-b.md).
+ * stdio MCP servers this way (docs/decisions/0025-containment-reaper.md).
  */
 #define _GNU_SOURCE
 #include <dirent.h>

@@ -1,7 +1,7 @@
 /**
  * Project instructions: the Markdown files in which agents' users keep standing instructions for
  * them, read the way the agents they come from read them, and added to the main agent's system
- * prompt by `hookwire run` (see `system-prompt.ts`; decision 0020).
+ * prompt by `hookwire run` (see `system-prompt.ts`; decision 0027).
  *
  * | scope   | files (in this order; `~` = `HOOKWIRE_HOME`, default the home directory)      |
  * | ------- | ----------------------------------------------------------------------------- |

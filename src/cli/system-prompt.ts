@@ -1,5 +1,5 @@
 /**
- * The main agent's system prompt in `hookwire run`, in this order (decision 0020):
+ * The main agent's system prompt in `hookwire run`, in this order (decision 0027):
  *
  * 1. the base prompt: `--system-prompt TEXT|@FILE`, else the `systemPrompt` setting, else
  *    `defaultSystemPrompt` (what the agent is, where it runs, its tools);

@@ -6,7 +6,7 @@
  * `kill -9 $PPID`, a double fork, `setsid`, a cleared environment) is reparented to the reaper,
  * not to init, and is killed when the reaper's program ends, when hookwire dies or lets go (fd 3
  * ends) or when the reaper gets SIGTERM (a kill of its process group, which its program shares).
- * Decision: docs/decisions/0020-containment-reaper-noloss-b.md.
+ * Decision: docs/decisions/0025-containment-reaper.md.
  *
  * In force on Linux where the native helper was built, unless `HOOKWIRE_REAPER=off`; elsewhere
  * processes start directly and are contained as before (process groups, tags, the watchdog).

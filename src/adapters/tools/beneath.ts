@@ -1,7 +1,7 @@
 /**
  * Opening a directory beneath a root without following a symbolic link on the way, so a file
  * tool writes where the confinement check looked even when another process swaps a directory of
- * the path for a link to elsewhere in between (decision 0020).
+ * the path for a link to elsewhere in between (decision 0023).
  *
  * Node has no `openat`. On Linux, `/proc/self/fd/N/NAME` names `NAME` inside the very directory
  * descriptor `N` refers to (the magic link is that open directory, not a path looked up again),

@@ -1,7 +1,7 @@
 /**
  * The project files a hook's command runs, so that trust covers their content and not only the
  * settings entry: a trusted `./hooks/lint.sh` that the model's shell or a `git pull` rewrites is
- * a different hook, untrusted until trusted again (decision 0020).
+ * a different hook, untrusted until trusted again (decision 0022).
  *
  * Which words of a command count (a small shell-word reader, not a shell: it errs towards
  * naming fewer files, and a file it misses is no less trusted than before this existed):
