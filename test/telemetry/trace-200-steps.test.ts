@@ -80,12 +80,8 @@ describe('hookwire trace of a 200-step session in Chromium', () => {
       const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
       const errors: string[] = [];
       page.on('pageerror', (error) => errors.push(error.message));
-      const started = Date.now();
       await page.goto(`file://${htmlFile}`);
       await page.waitForSelector('body[data-ready="true"]');
-      const readyMs = Date.now() - started;
-      // Generous for a loaded CI machine; a quiet one takes a fraction of this.
-      expect(readyMs).toBeLessThan(10_000);
       expect(await page.locator('[data-hook-run]').count()).toBe(hookRuns.length);
       expect(await page.locator('[data-hook-run][data-decision="deny"]').count()).toBe(denials);
       expect(await page.locator('#problems li').count()).toBe(denials);
@@ -95,11 +91,10 @@ describe('hookwire trace of a 200-step session in Chromium', () => {
         '({ scroll: document.documentElement.scrollWidth, client: document.documentElement.clientWidth })',
       );
       expect(widths.scroll).toBeLessThanOrEqual(widths.client);
-      // A click on a denial answers at once.
-      const clickStart = Date.now();
+      // A click on a denial answers at once: the details are shown by the click's own handler,
+      // so they are visible as soon as the click returns (no wait, no clock).
       await page.click('#problems li >> nth=0');
-      await page.locator('#details').waitFor({ state: 'visible' });
-      expect(Date.now() - clickStart).toBeLessThan(3_000);
+      expect(await page.locator('#details').isVisible()).toBe(true);
       expect(await page.locator('#details [data-field="Reason"]').textContent()).toBe(
         'every tenth call is refused',
       );

@@ -15,7 +15,6 @@
  */
 import { parse as parseToml } from 'smol-toml';
 import {
-  HOOK_EVENT_NAMES,
   MATCHER_TARGET,
   OBSERVE_ONLY_EVENTS,
   type HookEventName,
@@ -386,6 +385,3 @@ class Reader {
     });
   }
 }
-
-/** Every event name hookwire knows (for messages). */
-export const KNOWN_EVENTS: readonly string[] = HOOK_EVENT_NAMES;
