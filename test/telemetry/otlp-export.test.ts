@@ -149,7 +149,10 @@ describe('hookwire run --otel', () => {
         OTEL_SERVICE_NAME: 'guarded-agent',
       },
     });
-    expect(outcome.stderr).toBe('');
+    // The denial's own line (text output shows decisions), and nothing about the export.
+    expect(outcome.stderr.trim().split('\n')).toEqual([
+      'hookwire: PreToolUse hook "no-rm" denied: rm -rf is not allowed here',
+    ]);
     expect(outcome.code).toBe(0);
     expect(receiver.paths.every((path) => path === 'POST /v1/traces application/json')).toBe(true);
 
@@ -207,7 +210,9 @@ describe('hookwire run --otel', () => {
       },
     });
     expect(outcome.code).toBe(0);
+    // The denial's line, then one warning about the export.
     expect(outcome.stderr.trim().split('\n')).toEqual([
+      'hookwire: PreToolUse hook "no-rm" denied: rm -rf is not allowed here',
       expect.stringMatching(
         new RegExp(`^hookwire: some spans could not be exported to ${closed}/v1/traces: `),
       ),

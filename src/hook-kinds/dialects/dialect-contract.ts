@@ -7,7 +7,10 @@
  * names and arguments in each dialect's words are in `vocabulary.ts` (keyed by the same names).
  */
 import type { CombinedOutcome, HookEventName } from '../../events/index.ts';
-import type { McpServerEntry } from '../settings/mcp-servers.ts';
+import type { McpServerEntry, readMcpServers } from '../settings/mcp-servers.ts';
+
+/** hookwire's reader of MCP server declarations (`readMcpServers`). */
+export type McpServersReader = typeof readMcpServers;
 import type { SettingsLayer } from '../settings/settings-layer.ts';
 import type { DialectName } from './vocabulary.ts';
 
@@ -97,11 +100,17 @@ export interface Dialect {
   readonly feedbackBlocks?: ReadonlySet<HookEventName>;
   /** Its model hooks' shapes, when its model hooks see the tool's own request and response. */
   readonly modelHooks?: ModelHookCodec;
-  /** MCP servers its settings file declares (read with its own fields), when it declares any. */
+  /**
+   * MCP servers its settings file declares (read with its own fields), when it declares any;
+   * `read` is hookwire's reader of `.mcp.json`'s shape, passed in so that a dialect object never
+   * loads the MCP settings schemas itself (they build zod schemas, which a run whose settings
+   * files do not exist never loads).
+   */
   readonly mcpServers?: (
     raw: DialectFields,
     origin: DialectOrigin,
     warnings: string[],
+    read: McpServersReader,
   ) => McpServerEntry[];
   /**
    * A per-session env file the tool gives one event's hooks (Claude Code's `CLAUDE_ENV_FILE` at

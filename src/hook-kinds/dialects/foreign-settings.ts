@@ -28,6 +28,7 @@ import type { CommandHookConfig, HookGroupConfig } from '../settings/hook-config
 import type { ParsedSettingsFile } from '../settings/parse-settings-text.ts';
 import { defaultHookName } from '../settings/parse-settings-text.ts';
 import { formatJsonPath } from '../settings/settings-issue.ts';
+import { readMcpServers } from '../settings/mcp-servers.ts';
 import type { SettingsLayer } from '../settings/settings-layer.ts';
 import { DIALECTS, dialectEvent, type DialectName } from './dialect.ts';
 import { compileForeignMatcher } from './foreign-matcher.ts';
@@ -105,7 +106,7 @@ export function readForeignSettings(text: string, origin: ForeignOrigin): Foreig
     return emptyResult(origin, warnings);
   }
   // A dialect's MCP servers (Gemini CLI's) load whatever its hooks settings say.
-  const mcpServers = dialect.mcpServers?.(raw, origin, warnings) ?? [];
+  const mcpServers = dialect.mcpServers?.(raw, origin, warnings, readMcpServers) ?? [];
   const result = (groups: HookGroupConfig[]): ForeignSettingsResult => ({
     parsed: { ...emptyResult(origin, []).parsed, groups, mcpServers },
     warnings,

@@ -1,8 +1,8 @@
 /** Gemini CLI's `mcpServers` in its settings file. */
 import { isJsonObject } from '../../../wire/json-object.ts';
-import { readMcpServers, type McpServerEntry } from '../../settings/mcp-servers.ts';
+import type { McpServerEntry } from '../../settings/mcp-servers.ts';
 import { formatJsonPath, type SettingsIssue } from '../../settings/settings-issue.ts';
-import type { DialectOrigin } from '../dialect-contract.ts';
+import type { DialectOrigin, McpServersReader } from '../dialect-contract.ts';
 
 /** Fields of Gemini CLI's MCP servers that hookwire does not implement (ignored, said once each). */
 const GEMINI_ONLY_SERVER_FIELDS = new Set([
@@ -25,6 +25,7 @@ export function geminiMcpServers(
   raw: Readonly<Record<string, unknown>>,
   origin: DialectOrigin,
   warnings: string[],
+  readMcpServers: McpServersReader,
 ): McpServerEntry[] {
   const servers = raw['mcpServers'];
   if (servers === undefined) return [];
