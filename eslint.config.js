@@ -43,7 +43,9 @@ function layerRule(layer, below) {
                   },
                 ]
               : []),
-            ...(['content', 'wire', 'events', 'hooks', 'hook-kinds', 'loop'].includes(layer)
+            ...(['content', 'wire', 'events', 'hooks', 'lifecycle', 'hook-kinds', 'loop'].includes(
+              layer,
+            )
               ? [
                   {
                     group: sdkPackages,
@@ -111,5 +113,15 @@ export default defineConfig(
       '@typescript-eslint/require-await': 'off',
     },
   },
-  ...layerRules(['content', 'wire', 'events', 'hooks', 'hook-kinds', 'loop', 'adapters', 'cli']),
+  ...layerRules([
+    'content',
+    'wire',
+    'events',
+    'hooks',
+    'lifecycle',
+    'hook-kinds',
+    'loop',
+    'adapters',
+    'cli',
+  ]),
 );

@@ -22,12 +22,18 @@ import {
   type ModelResponse,
   type ToolCallBlock,
 } from '../content/index.ts';
-import type { ModelOutputAction } from '../events/index.ts';
-import { applyRequestPatch, type RequestPatch } from '../events/index.ts';
+import {
+  afterModelOutput,
+  beforeModelCall,
+  failedAnswer,
+  isPromiseLike,
+  modelCallFailed,
+  modelOutputDecision,
+  type ModelOutputDecision,
+} from '../lifecycle/index.ts';
 import { CancelledError } from './loop-error.ts';
 import { endModelCallSpan, startModelCallSpan, type ModelCallEnd } from './run-telemetry.ts';
-import { isPromiseLike, type RunState, type TurnEnd, type TurnState } from './run-state.ts';
-import { enforceToolChoice, withToolChoice } from './tool-choice.ts';
+import type { RunState, TurnEnd, TurnState } from './run-state.ts';
 import { isoTime } from './timestamp.ts';
 
 /** What one model call leads to. */
@@ -44,13 +50,6 @@ export type ModelStepOutcome =
   /** The turn was rejected by a `modelTurnFinished` hook: call the model again. */
   | { readonly kind: 'retry' }
   | { readonly kind: 'end'; readonly end: TurnEnd };
-
-/** Finish reasons that mean the answer failed: StopFailure fires instead of Stop. */
-const FAILURE_REASONS: ReadonlySet<FinishReason | undefined> = new Set<FinishReason | undefined>([
-  'safety',
-  'refusal',
-  'error',
-]);
 
 const stopped = (
   reason: string,
@@ -161,49 +160,20 @@ async function modelStep(run: RunState, turn: TurnState): Promise<ModelStepOutco
   const promptView = (): Message => (prompt ??= history[turn.promptIndex] ?? emptyPrompt);
   const historyView = (): readonly Message[] => (before ??= history.slice(0, turn.promptIndex));
 
-  let patch: RequestPatch | undefined;
-  let synthetic: ModelResponse | undefined;
-  // An event no hook observes fires as `undefined`, with no await (see `RunState.fire`).
-  const firedBeforeCall = run.fire('completionCall', () => ({
-    prompt: promptView(),
-    history: historyView(),
-    modelCall,
-    // eslint-disable-next-line @typescript-eslint/no-deprecated -- the first release's name, still filled in
-    turn: modelCall,
+  // BeforeModel, BeforeToolSelection and the enforced tool choice (the lifecycle's rule): with no
+  // hook observing either, decided at once, with no await.
+  const prepared = beforeModelCall(run, {
     request,
-  }));
-  const beforeCall = firedBeforeCall && (await firedBeforeCall);
-  if (beforeCall !== undefined) {
-    const action = beforeCall;
-    switch (action.kind) {
-      case 'continue':
-        break;
-      case 'patch':
-        patch = action.patch;
-        request = applyRequestPatch(request, patch);
-        break;
-      case 'respond':
-        synthetic = action.response;
-        break;
-      case 'deny':
-        return stopped(`BeforeModel denied the model call: ${action.reason}`, false);
-      case 'stop':
-        return stopped(action.reason, true);
-    }
-  }
-
-  const tools = request.tools;
-  if (synthetic === undefined && tools !== undefined && tools.length > 0) {
-    const offered = request;
-    const firedSelection = run.fire('toolSelection', () => ({
-      request: offered,
-      tools,
-      toolChoice: offered.settings?.toolChoice,
-    }));
-    const action = firedSelection && (await firedSelection);
-    if (action?.kind === 'choose') request = withToolChoice(request, action.toolChoice);
-  }
-  request = enforceToolChoice(request);
+    prompt: promptView,
+    history: historyView,
+    modelCall,
+  });
+  const decided = isPromiseLike(prepared) ? await prepared : prepared;
+  if (decided.kind === 'deny') return stopped(decided.turnEnd, false);
+  if (decided.kind === 'stop') return stopped(decided.reason, true);
+  request = decided.request;
+  const patch = decided.kind === 'call' ? decided.patch : undefined;
+  const synthetic = decided.kind === 'respond' ? decided.response : undefined;
 
   let response: ModelResponse;
   if (synthetic !== undefined) {
@@ -312,16 +282,13 @@ async function modelStep(run: RunState, turn: TurnState): Promise<ModelStepOutco
     synthetic: synthetic !== undefined,
   });
 
-  if (FAILURE_REASONS.has(finishReason)) {
-    const said =
-      response.rawStopReason === undefined
-        ? ''
-        : ` (provider said ${JSON.stringify(response.rawStopReason)})`;
+  const failed = failedAnswer(finishReason, response.rawStopReason);
+  if (failed !== undefined) {
     return {
       kind: 'end',
       end: {
         status: 'failed',
-        reason: `the model's answer ended with finish reason "${String(finishReason)}"${said}`,
+        reason: failed,
         endsRun: true,
         failure: { finishReason, rawStopReason: response.rawStopReason },
       },
@@ -388,7 +355,7 @@ function modelFailure(run: RunState, error: unknown): CallOutcome {
     kind: 'end',
     end: {
       status: 'failed',
-      reason: `the model call failed: ${failure.message}`,
+      reason: modelCallFailed(failure.message),
       error: failure,
       endsRun: true,
       failure: { finishReason: undefined, rawStopReason: undefined },
@@ -396,11 +363,10 @@ function modelFailure(run: RunState, error: unknown): CallOutcome {
   };
 }
 
-/** Applies a model-output action; a non-undefined result ends the step. */
-function outputEnds(action: ModelOutputAction): StepEnd | undefined {
-  if (action.kind === 'deny')
-    return stopped(`AfterModel denied the model's output: ${action.reason}`, false);
-  if (action.kind === 'stop') return stopped(action.reason, true);
+/** Applies AfterModel's decision; a non-undefined result ends the step. */
+function outputEnds(decision: ModelOutputDecision): StepEnd | undefined {
+  if (decision.kind === 'deny') return stopped(decision.turnEnd, false);
+  if (decision.kind === 'stop') return stopped(decision.reason, true);
   return undefined;
 }
 
@@ -415,19 +381,11 @@ async function callBlocking(
   } catch (error) {
     return modelFailure(run, error);
   }
-  const received = response;
-  const firedOutput = run.fire('modelOutput', () => ({
-    request,
-    response: received,
-    isChunk: false,
-    isTerminal: true,
-  }));
-  const action = firedOutput && (await firedOutput);
-  if (action !== undefined) {
-    const ended = outputEnds(action);
-    if (ended !== undefined) return ended;
-    if (action.kind === 'replace') response = action.response;
-  }
+  const decided = afterModelOutput(run, { request, response, isChunk: false, isTerminal: true });
+  const decision = isPromiseLike(decided) ? await decided : decided;
+  const ended = outputEnds(decision);
+  if (ended !== undefined) return ended;
+  if (decision.kind === 'replace') response = decision.response;
   return { kind: 'response', response };
 }
 
@@ -468,11 +426,13 @@ async function callStreaming(
               isChunk: true,
               isTerminal: false,
             });
-            const action = isPromiseLike(pending) ? await run.settle(pending) : pending;
-            const ended = outputEnds(action);
+            const decision = modelOutputDecision(
+              isPromiseLike(pending) ? await run.settle(pending) : pending,
+            );
+            const ended = outputEnds(decision);
             if (ended !== undefined) return ended;
-            if (action.kind === 'replace') {
-              delta = textOf(action.response.content);
+            if (decision.kind === 'replace') {
+              delta = textOf(decision.response.content);
               replaced = true;
             }
           }
@@ -547,12 +507,13 @@ async function callStreaming(
       onOutput(context, { request, response: terminal, isChunk: true, isTerminal: true }),
     );
     run.hookOutcome('modelOutput', action);
-    const ended = outputEnds(action);
+    const decision = modelOutputDecision(action);
+    const ended = outputEnds(decision);
     if (ended !== undefined) return ended;
-    if (action.kind === 'replace') {
+    if (decision.kind === 'replace') {
       const kept = finish.content.blocks.filter((block) => block.type !== 'tool_call');
       const { finishReason: _f, rawStopReason: _r, usage: _u, ...rest } = finish;
-      const replacement = action.response;
+      const replacement = decision.response;
       finish = {
         ...rest,
         content: { speaker: 'ai', blocks: [...kept, ...replacement.content.blocks] },

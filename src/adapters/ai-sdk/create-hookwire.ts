@@ -32,7 +32,20 @@ import {
   type TextStreamPart,
   type ToolSet,
 } from 'ai';
+import type { FinishReason } from '../../content/index.ts';
 import type { HookStack } from '../../hooks/stack/hook-stack.ts';
+import {
+  afterTurn,
+  cancelReason,
+  deniedTurnEnd,
+  failedAnswer,
+  isPromiseLike,
+  modelCallFailed,
+  submitPrompt,
+  turnFailed,
+  turnInterrupted,
+  type DenyingEvent,
+} from '../../lifecycle/index.ts';
 import type { RunStatus } from '../../loop/run-events.ts';
 import type { EffectiveSettings } from '../../hook-kinds/settings/effective-settings.ts';
 import {
@@ -142,7 +155,22 @@ export interface Hookwire {
   close(): Promise<void>;
 }
 
-const FAILED_FINISH = new Set(['content-filter', 'error']);
+/** The AI SDK's finish reasons that fail a turn, as the lifecycle's. */
+const NEUTRAL_FAILURES: Readonly<Record<string, FinishReason | undefined>> = {
+  'content-filter': 'safety',
+  error: 'error',
+};
+
+/** How a turn ended (its transcript's `turn-end`). */
+interface TurnEnded {
+  readonly status: RunStatus;
+  readonly reason?: string | undefined;
+}
+
+/** What a round leads to: another round with the continuation message, or the turn's end. */
+type RoundEnd = TurnEnded | { readonly continuation: string };
+
+const COMPLETED: TurnEnded = { status: 'completed' };
 
 function errorText(error: unknown): string {
   return error instanceof Error ? error.message || error.name : String(error);
@@ -314,136 +342,101 @@ class AiSdkHookwire implements Hookwire {
   }
 
   /**
-   * The turn's opening: UserPromptSubmit (a deny or stop rejects), the session and prompt
-   * context added to the prompt. Returns the prompt text and the messages to send.
+   * The turn's opening: UserPromptSubmit (the lifecycle's `submitPrompt`; a deny or stop
+   * rejects), the session and prompt context added to the prompt. Returns the prompt text and the
+   * messages to send.
    */
   async #open(
     scope: RunScope,
     messages: ModelMessage[],
   ): Promise<{ prompt: string; messages: ModelMessage[]; changed: boolean; turn: number }> {
     const session = this.#session;
-    const hooks = session.hooks;
     const prompt = lastUserText(messages);
     const turn = session.startTurn(prompt);
     const sessionContext = session.pendingContext;
     session.pendingContext = undefined;
-    let promptContext: string | undefined;
-    if (hooks.observes('promptSubmit')) {
-      const action = await hooks.onPromptSubmit(scope.context, { prompt });
-      if (action.kind === 'deny') {
-        session.pendingContext = sessionContext;
-        session.endTurn(turn, 'stopped', action.reason);
-        throw new HookDeniedError('UserPromptSubmit', action.reason);
-      }
-      if (action.kind === 'stop') {
-        session.endTurn(turn, 'stopped', action.reason);
-        throw new HookStoppedError('UserPromptSubmit', action.reason);
-      }
-      promptContext = action.additionalContext;
+    const submitted = submitPrompt(scope.lifecycle, prompt, sessionContext);
+    const decision = isPromiseLike(submitted) ? await submitted : submitted;
+    if (decision.kind === 'deny') {
+      session.pendingContext = sessionContext;
+      session.endTurn(turn, 'stopped', decision.turnEnd);
+      throw new HookDeniedError('UserPromptSubmit', decision.reason);
     }
-    const changed =
-      (sessionContext !== undefined && sessionContext !== '') ||
-      (promptContext !== undefined && promptContext !== '');
-    const sent = changed ? withPromptContext(messages, sessionContext, promptContext) : messages;
+    if (decision.kind === 'stop') {
+      session.endTurn(turn, 'stopped', decision.reason);
+      throw new HookStoppedError('UserPromptSubmit', decision.reason);
+    }
+    const changed = decision.before !== undefined || decision.after !== undefined;
+    const sent = changed ? withPromptContext(messages, decision.before, decision.after) : messages;
     const last = sent.at(-1);
     if (last !== undefined) session.recordMessages(turn, () => fromModelMessages([last]));
     return { prompt, messages: sent, changed, turn };
   }
 
   /**
-   * After a round: Stop, or StopFailure for a failed answer. Returns the continuation message
-   * (the block's reason), or `undefined` when the turn ends.
+   * After a round, the lifecycle's end of a turn: a hook's stop during the round, a failed answer
+   * (StopFailure), or Stop with its budget. Returns the continuation message (a Stop block's
+   * reason), or how the turn ends.
    */
   async #afterRound(
     scope: RunScope,
     turn: { prompt: string; continuations: number; number: number },
-    text: () => PromiseLike<string> | string,
-    finishReason: () => string,
-    rawFinishReason: () => string | undefined,
-  ): Promise<string | undefined> {
-    const session = this.#session;
-    const hooks = session.hooks;
-    if (scope.stopReason !== undefined) return undefined;
-    if (FAILED_FINISH.has(finishReason())) {
-      await this.#stopFailure(
-        turn.prompt,
-        `the model's answer ended with finish reason "${finishReason()}"`,
-        finishReason(),
-        rawFinishReason(),
-      );
-      return undefined;
-    }
-    if (!hooks.observes('stop')) return undefined;
-    const budget = session.stopContinuationsPerTurn;
-    const action = await hooks.onStop(scope.context, {
-      stopHookActive: turn.continuations > 0,
-      prompt: turn.prompt,
-      promptResponse: await text(),
-      continuations: turn.continuations,
-      continuationBudget: budget,
-    });
-    if (action.kind !== 'block') return undefined;
-    if (turn.continuations >= budget) {
-      session.report({
-        level: 'warning',
-        text: `a Stop hook blocked again ("${action.reason}"), but this turn already continued ${turn.continuations} time(s) (stopContinuationsPerTurn: ${budget}); the turn ends`,
-        event: 'stop',
+    text: () => string,
+    finishReason: string,
+    rawFinishReason: string | undefined,
+  ): Promise<RoundEnd> {
+    if (scope.stopReason !== undefined) return { status: 'stopped', reason: scope.stopReason };
+    const hooks = scope.lifecycle;
+    const neutral = NEUTRAL_FAILURES[finishReason];
+    const failed = failedAnswer(neutral, rawFinishReason);
+    if (failed !== undefined) {
+      await turnFailed(hooks, {
+        prompt: turn.prompt,
+        error: failed,
+        finishReason: neutral,
+        rawStopReason: rawFinishReason,
       });
-      return undefined;
+      return { status: 'failed', reason: failed };
     }
-    turn.continuations++;
-    return action.reason;
+    const decided = afterTurn(hooks, {
+      prompt: turn.prompt,
+      answer: text,
+      continuations: turn.continuations,
+      budget: this.#session.stopContinuationsPerTurn,
+    });
+    const decision = isPromiseLike(decided) ? await decided : decided;
+    if (decision.kind === 'continue') {
+      turn.continuations++;
+      return { continuation: decision.continuation };
+    }
+    return decision.status === 'stopped'
+      ? { status: 'stopped', reason: decision.reason }
+      : COMPLETED;
   }
 
-  async #stopFailure(
-    prompt: string,
-    error: string,
-    finishReason: string | undefined,
-    rawStopReason: string | undefined,
-  ): Promise<void> {
-    const session = this.#session;
-    if (!session.hooks.observes('stopFailure')) return;
-    await session.settleClosing('stopFailure', (context) =>
-      session.hooks.onStopFailure(context, {
-        error,
-        finishReason:
-          finishReason === 'content-filter'
-            ? 'safety'
-            : finishReason === 'error'
-              ? 'error'
-              : undefined,
-        rawStopReason,
-        prompt,
-      }),
-    );
-  }
-
-  async #interrupt(prompt: string): Promise<void> {
-    const session = this.#session;
-    if (!session.hooks.observes('interrupt')) return;
-    await session.settleClosing('interrupt', (context) =>
-      session.hooks.onInterrupt(context, { prompt }),
-    );
-  }
-
-  /** How a failed call ends the turn: Interrupt (aborted), nothing (a hook's no), or StopFailure. */
+  /**
+   * How a failed call ends the turn: Interrupt (aborted), a hook's no (`stopped`, as the loop
+   * words it), or StopFailure.
+   */
   async #failed(
+    scope: RunScope,
     error: unknown,
     prompt: string,
     signal: AbortSignal | undefined,
-  ): Promise<RunStatus> {
+  ): Promise<TurnEnded> {
     if (signal?.aborted === true) {
-      await this.#interrupt(prompt);
-      return 'cancelled';
+      await turnInterrupted(scope.lifecycle, prompt);
+      return { status: 'cancelled', reason: cancelReason(signal) };
     }
-    if (error instanceof HookDeniedError || error instanceof HookStoppedError) return 'stopped';
-    await this.#stopFailure(
-      prompt,
-      `the model call failed: ${errorText(error)}`,
-      undefined,
-      undefined,
-    );
-    return 'failed';
+    if (error instanceof HookDeniedError)
+      return {
+        status: 'stopped',
+        reason: deniedTurnEnd(error.event as DenyingEvent, error.reason),
+      };
+    if (error instanceof HookStoppedError) return { status: 'stopped', reason: error.reason };
+    const reason = modelCallFailed(errorText(error));
+    await turnFailed(scope.lifecycle, { prompt, error: reason });
+    return { status: 'failed', reason };
   }
 
   generateText<
@@ -482,8 +475,8 @@ class AiSdkHookwire implements Hookwire {
               : withMessages(prepared, history),
           );
         } catch (error) {
-          const status = await this.#failed(error, turn.prompt, signal);
-          this.#endTurn(turn.number, status, errorText(error));
+          const ended = await this.#failed(scope, error, turn.prompt, signal);
+          this.#endTurn(turn.number, ended);
           throw error;
         }
         rounds.push(result);
@@ -493,18 +486,14 @@ class AiSdkHookwire implements Hookwire {
           scope,
           turn,
           () => round.text,
-          () => round.finishReason,
-          () => round.rawFinishReason,
+          round.finishReason,
+          round.rawFinishReason,
         );
-        if (next === undefined) {
-          this.#endTurn(
-            turn.number,
-            scope.stopReason === undefined ? 'completed' : 'stopped',
-            scope.stopReason,
-          );
+        if (!('continuation' in next)) {
+          this.#endTurn(turn.number, next);
           return rounds.length === 1 ? result : withRounds(result, rounds, continuations);
         }
-        const continuation: ModelMessage = { role: 'user', content: next };
+        const continuation: ModelMessage = { role: 'user', content: next.continuation };
         this.#session.recordMessages(turn.number, () => fromModelMessages([continuation]));
         continuations.push(continuation);
         history = [...history, ...result.responseMessages, continuation];
@@ -513,8 +502,8 @@ class AiSdkHookwire implements Hookwire {
     return needsScope(options, prepared) ? inRunScope(scope, body) : body();
   }
 
-  #endTurn(turn: number, status: RunStatus, reason: string | undefined): void {
-    this.#session.endTurn(turn, status, reason);
+  #endTurn(turn: number, ended: TurnEnded): void {
+    this.#session.endTurn(turn, ended.status, ended.reason);
   }
 
   streamText<
@@ -557,13 +546,9 @@ class AiSdkHookwire implements Hookwire {
           controller.enqueue(part);
         }
         if (aborted || signal?.aborted === true || failure !== undefined) {
-          const status = await this.#failed(failure, turn.prompt, signal);
-          this.#endTurn(
-            turn.number,
-            status,
-            failure === undefined ? 'aborted' : errorText(failure),
-          );
-          return status === 'cancelled' ? undefined : failure;
+          const ended = await this.#failed(scope, failure, turn.prompt, signal);
+          this.#endTurn(turn.number, ended);
+          return ended.status === 'cancelled' ? undefined : failure;
         }
         const responseMessages = await round.responseMessages;
         this.#session.recordMessages(turn.number, () => fromModelMessages(responseMessages));
@@ -572,22 +557,12 @@ class AiSdkHookwire implements Hookwire {
         text = await round.text;
         finishReason = await round.finishReason;
         const raw = await round.rawFinishReason;
-        const next = await this.#afterRound(
-          scope,
-          turn,
-          () => text,
-          () => finishReason,
-          () => raw,
-        );
-        if (next === undefined) {
-          this.#endTurn(
-            turn.number,
-            scope.stopReason === undefined ? 'completed' : 'stopped',
-            scope.stopReason,
-          );
+        const next = await this.#afterRound(scope, turn, () => text, finishReason, raw);
+        if (!('continuation' in next)) {
+          this.#endTurn(turn.number, next);
           return undefined;
         }
-        const continuation: ModelMessage = { role: 'user', content: next };
+        const continuation: ModelMessage = { role: 'user', content: next.continuation };
         this.#session.recordMessages(turn.number, () => fromModelMessages([continuation]));
         added.push(continuation);
         history = [...history, ...responseMessages, continuation];

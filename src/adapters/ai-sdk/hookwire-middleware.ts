@@ -35,7 +35,7 @@ import {
 } from '../../content/index.ts';
 import type { ModelOutputAction } from '../../events/index.ts';
 import { applyRequestPatch } from '../../events/request-patch.ts';
-import { enforceToolChoice, withToolChoice } from '../../loop/tool-choice.ts';
+import { enforceToolChoice, withToolChoice } from '../../lifecycle/tool-choice.ts';
 import { fromAiSdkCallOptions, toAiSdkCallOptions } from './ai-sdk-request.ts';
 import {
   fromAiSdkContentPart,
