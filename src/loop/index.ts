@@ -35,7 +35,6 @@ export {
   type ToolRegistryOptions,
 } from './tool-registry.ts';
 export {
-  checkPermission,
   decideCall,
   permissionCallOf,
   type AgentPermissions,
