@@ -32,35 +32,31 @@ import {
   type TextStreamPart,
   type ToolSet,
 } from 'ai';
-import type { FinishReason } from '../../content/index.ts';
 import type { HookStack } from '../../hooks/stack/hook-stack.ts';
-import {
-  afterTurn,
-  cancelReason,
-  deniedTurnEnd,
-  failedAnswer,
-  isPromiseLike,
-  modelCallFailed,
-  submitPrompt,
-  turnFailed,
-  turnInterrupted,
-  type DenyingEvent,
-} from '../../lifecycle/index.ts';
-import type { RunStatus } from '../../loop/run-events.ts';
 import type { EffectiveSettings } from '../../hook-kinds/settings/effective-settings.ts';
 import {
   openEmbeddedSession,
   type EmbeddedSession,
   type HookwireOptions,
 } from '../embedding/embedded-session.ts';
-import { HookDeniedError, HookStoppedError } from '../embedding/hook-errors.ts';
 import { inRunScope, RunScope } from '../embedding/run-scope.ts';
 import {
   hookwireMiddleware,
   observesModelCalls,
   wrapModelWithHooks,
 } from './hookwire-middleware.ts';
-import { fromModelMessages, lastUserText, withPromptContext } from './model-messages.ts';
+import {
+  afterRound,
+  endTurn,
+  errorText,
+  failedTurn,
+  messagesOf,
+  openTurn,
+  turnIsIdle,
+  withMessages,
+  withRounds,
+} from './ai-sdk-turn.ts';
+import { fromModelMessages } from './model-messages.ts';
 import { isWrapped, markWrapped, wrapTools } from './wrap-tools.ts';
 
 type Context = Record<string, unknown>;
@@ -155,27 +151,6 @@ export interface Hookwire {
   close(): Promise<void>;
 }
 
-/** The AI SDK's finish reasons that fail a turn, as the lifecycle's. */
-const NEUTRAL_FAILURES: Readonly<Record<string, FinishReason | undefined>> = {
-  'content-filter': 'safety',
-  error: 'error',
-};
-
-/** How a turn ended (its transcript's `turn-end`). */
-interface TurnEnded {
-  readonly status: RunStatus;
-  readonly reason?: string | undefined;
-}
-
-/** What a round leads to: another round with the continuation message, or the turn's end. */
-type RoundEnd = TurnEnded | { readonly continuation: string };
-
-const COMPLETED: TurnEnded = { status: 'completed' };
-
-function errorText(error: unknown): string {
-  return error instanceof Error ? error.message || error.name : String(error);
-}
-
 /**
  * Opens a hookwire instance: loads the settings exactly as `hookwire run` does for `cwd` (every
  * layer, then `settings`), composes them with the in-process `hooks`, fires SessionStart.
@@ -184,28 +159,6 @@ function errorText(error: unknown): string {
 export async function createHookwire(options: HookwireOptions = {}): Promise<Hookwire> {
   const session = await openEmbeddedSession(options);
   return new AiSdkHookwire(session);
-}
-
-/** The messages of the call options (`prompt` as a user message when it is a string). */
-function messagesOf(options: {
-  readonly prompt?: string | ModelMessage[] | undefined;
-  readonly messages?: ModelMessage[] | undefined;
-}): ModelMessage[] {
-  if (typeof options.prompt === 'string') return [{ role: 'user', content: options.prompt }];
-  return options.prompt ?? options.messages ?? [];
-}
-
-/** Call options with `messages` in place of `prompt`/`messages`. */
-function withMessages<T extends object>(options: T, messages: ModelMessage[]): T {
-  const {
-    prompt: _prompt,
-    messages: _messages,
-    ...rest
-  } = options as T & {
-    prompt?: unknown;
-    messages?: unknown;
-  };
-  return { ...rest, messages } as T;
 }
 
 type StopWhen = StopCondition<ToolSet> | StopCondition<ToolSet>[] | undefined;
@@ -323,122 +276,6 @@ class AiSdkHookwire implements Hookwire {
     };
   }
 
-  /**
-   * True when the turn around a call has nothing to do, decided per call: no hook observes
-   * UserPromptSubmit, Stop, StopFailure or Interrupt, no SessionStart context waits for the
-   * first prompt, and no transcript is written.
-   */
-  #turnIsIdle(): boolean {
-    const session = this.#session;
-    const hooks = session.hooks;
-    return (
-      !session.recording &&
-      (session.pendingContext === undefined || session.pendingContext === '') &&
-      !hooks.observes('promptSubmit') &&
-      !hooks.observes('stop') &&
-      !hooks.observes('stopFailure') &&
-      !hooks.observes('interrupt')
-    );
-  }
-
-  /**
-   * The turn's opening: UserPromptSubmit (the lifecycle's `submitPrompt`; a deny or stop
-   * rejects), the session and prompt context added to the prompt. Returns the prompt text and the
-   * messages to send.
-   */
-  async #open(
-    scope: RunScope,
-    messages: ModelMessage[],
-  ): Promise<{ prompt: string; messages: ModelMessage[]; changed: boolean; turn: number }> {
-    const session = this.#session;
-    const prompt = lastUserText(messages);
-    const turn = session.startTurn(prompt);
-    const sessionContext = session.pendingContext;
-    session.pendingContext = undefined;
-    const submitted = submitPrompt(scope.lifecycle, prompt, sessionContext);
-    const decision = isPromiseLike(submitted) ? await submitted : submitted;
-    if (decision.kind === 'deny') {
-      session.pendingContext = sessionContext;
-      session.endTurn(turn, 'stopped', decision.turnEnd);
-      throw new HookDeniedError('UserPromptSubmit', decision.reason);
-    }
-    if (decision.kind === 'stop') {
-      session.endTurn(turn, 'stopped', decision.reason);
-      throw new HookStoppedError('UserPromptSubmit', decision.reason);
-    }
-    const changed = decision.before !== undefined || decision.after !== undefined;
-    const sent = changed ? withPromptContext(messages, decision.before, decision.after) : messages;
-    const last = sent.at(-1);
-    if (last !== undefined) session.recordMessages(turn, () => fromModelMessages([last]));
-    return { prompt, messages: sent, changed, turn };
-  }
-
-  /**
-   * After a round, the lifecycle's end of a turn: a hook's stop during the round, a failed answer
-   * (StopFailure), or Stop with its budget. Returns the continuation message (a Stop block's
-   * reason), or how the turn ends.
-   */
-  async #afterRound(
-    scope: RunScope,
-    turn: { prompt: string; continuations: number; number: number },
-    text: () => string,
-    finishReason: string,
-    rawFinishReason: string | undefined,
-  ): Promise<RoundEnd> {
-    if (scope.stopReason !== undefined) return { status: 'stopped', reason: scope.stopReason };
-    const hooks = scope.lifecycle;
-    const neutral = NEUTRAL_FAILURES[finishReason];
-    const failed = failedAnswer(neutral, rawFinishReason);
-    if (failed !== undefined) {
-      await turnFailed(hooks, {
-        prompt: turn.prompt,
-        error: failed,
-        finishReason: neutral,
-        rawStopReason: rawFinishReason,
-      });
-      return { status: 'failed', reason: failed };
-    }
-    const decided = afterTurn(hooks, {
-      prompt: turn.prompt,
-      answer: text,
-      continuations: turn.continuations,
-      budget: this.#session.stopContinuationsPerTurn,
-    });
-    const decision = isPromiseLike(decided) ? await decided : decided;
-    if (decision.kind === 'continue') {
-      turn.continuations++;
-      return { continuation: decision.continuation };
-    }
-    return decision.status === 'stopped'
-      ? { status: 'stopped', reason: decision.reason }
-      : COMPLETED;
-  }
-
-  /**
-   * How a failed call ends the turn: Interrupt (aborted), a hook's no (`stopped`, as the loop
-   * words it), or StopFailure.
-   */
-  async #failed(
-    scope: RunScope,
-    error: unknown,
-    prompt: string,
-    signal: AbortSignal | undefined,
-  ): Promise<TurnEnded> {
-    if (signal?.aborted === true) {
-      await turnInterrupted(scope.lifecycle, prompt);
-      return { status: 'cancelled', reason: cancelReason(signal) };
-    }
-    if (error instanceof HookDeniedError)
-      return {
-        status: 'stopped',
-        reason: deniedTurnEnd(error.event as DenyingEvent, error.reason),
-      };
-    if (error instanceof HookStoppedError) return { status: 'stopped', reason: error.reason };
-    const reason = modelCallFailed(errorText(error));
-    await turnFailed(scope.lifecycle, { prompt, error: reason });
-    return { status: 'failed', reason };
-  }
-
   generateText<
     TOOLS extends ToolSet = ToolSet,
     CONTEXT extends Context = Context,
@@ -456,10 +293,10 @@ class AiSdkHookwire implements Hookwire {
     }
     // Nothing wrapped and nothing for the turn to do (no turn hook, no context to add, no
     // transcript): the AI SDK's own call, with not even a promise of ours around it.
-    if (prepared === options && !needsScope(options, prepared) && this.#turnIsIdle())
+    if (prepared === options && !needsScope(options, prepared) && turnIsIdle(this.#session))
       return aiGenerateText(options);
     const body = async (): Promise<GenerateTextResult<TOOLS, CONTEXT, OUTPUT>> => {
-      const opened = await this.#open(scope, messagesOf(options));
+      const opened = await openTurn(this.#session, scope, messagesOf(options));
       const turn = { prompt: opened.prompt, continuations: 0, number: opened.turn };
       let history = opened.messages;
       const rounds: GenerateTextResult<TOOLS, CONTEXT, OUTPUT>[] = [];
@@ -475,14 +312,15 @@ class AiSdkHookwire implements Hookwire {
               : withMessages(prepared, history),
           );
         } catch (error) {
-          const ended = await this.#failed(scope, error, turn.prompt, signal);
-          this.#endTurn(turn.number, ended);
+          const ended = await failedTurn(scope, error, turn.prompt, signal);
+          endTurn(this.#session, turn.number, ended);
           throw error;
         }
         rounds.push(result);
         const round = result;
         this.#session.recordMessages(turn.number, () => fromModelMessages(round.responseMessages));
-        const next = await this.#afterRound(
+        const next = await afterRound(
+          this.#session,
           scope,
           turn,
           () => round.text,
@@ -490,7 +328,7 @@ class AiSdkHookwire implements Hookwire {
           round.rawFinishReason,
         );
         if (!('continuation' in next)) {
-          this.#endTurn(turn.number, next);
+          endTurn(this.#session, turn.number, next);
           return rounds.length === 1 ? result : withRounds(result, rounds, continuations);
         }
         const continuation: ModelMessage = { role: 'user', content: next.continuation };
@@ -500,10 +338,6 @@ class AiSdkHookwire implements Hookwire {
       }
     };
     return needsScope(options, prepared) ? inRunScope(scope, body) : body();
-  }
-
-  #endTurn(turn: number, ended: TurnEnded): void {
-    this.#session.endTurn(turn, ended.status, ended.reason);
   }
 
   streamText<
@@ -528,7 +362,7 @@ class AiSdkHookwire implements Hookwire {
       controller: ReadableStreamDefaultController<Part>,
       prepared: typeof options,
     ): Promise<unknown> => {
-      const opened = await this.#open(scope, messagesOf(options));
+      const opened = await openTurn(this.#session, scope, messagesOf(options));
       const turn = { prompt: opened.prompt, continuations: 0, number: opened.turn };
       let history = opened.messages;
       for (;;) {
@@ -546,8 +380,8 @@ class AiSdkHookwire implements Hookwire {
           controller.enqueue(part);
         }
         if (aborted || signal?.aborted === true || failure !== undefined) {
-          const ended = await this.#failed(scope, failure, turn.prompt, signal);
-          this.#endTurn(turn.number, ended);
+          const ended = await failedTurn(scope, failure, turn.prompt, signal);
+          endTurn(this.#session, turn.number, ended);
           return ended.status === 'cancelled' ? undefined : failure;
         }
         const responseMessages = await round.responseMessages;
@@ -557,9 +391,9 @@ class AiSdkHookwire implements Hookwire {
         text = await round.text;
         finishReason = await round.finishReason;
         const raw = await round.rawFinishReason;
-        const next = await this.#afterRound(scope, turn, () => text, finishReason, raw);
+        const next = await afterRound(this.#session, scope, turn, () => text, finishReason, raw);
         if (!('continuation' in next)) {
-          this.#endTurn(turn.number, next);
+          endTurn(this.#session, turn.number, next);
           return undefined;
         }
         const continuation: ModelMessage = { role: 'user', content: next.continuation };
@@ -637,26 +471,4 @@ class AiSdkHookwire implements Hookwire {
       },
     };
   }
-}
-
-/**
- * The last round's result, seen as the whole turn's: `steps` and `responseMessages` cover every
- * round (with the continuation user messages between them). Everything else is the last round's.
- */
-function withRounds<
-  R extends { readonly responseMessages: ModelMessage[]; readonly steps: unknown[] },
->(result: R, rounds: readonly R[], continuations: readonly ModelMessage[]): R {
-  const added: ModelMessage[] = [];
-  rounds.forEach((round, index) => {
-    added.push(...round.responseMessages);
-    const continuation = continuations[index];
-    if (continuation !== undefined) added.push(continuation);
-  });
-  const steps = rounds.flatMap((round) => round.steps);
-  const response = (result as unknown as { response: object }).response;
-  return Object.create(result, {
-    steps: { value: steps, enumerable: true },
-    responseMessages: { value: added, enumerable: true },
-    response: { value: { ...response, messages: added }, enumerable: true },
-  }) as R;
 }
