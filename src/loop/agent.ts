@@ -58,7 +58,7 @@ export interface AgentOptions {
   readonly agentName?: string;
   /** Model calls per run, retries and Stop continuations included. Default 50. */
   readonly maxModelCalls?: number;
-  /** Stop continuations per turn. Default 1. */
+  /** Stop continuations per turn (consecutive Stop blocks a turn follows). Default 8, as Claude Code. */
   readonly stopContinuationsPerTurn?: number;
   /**
    * Invalid tool calls per turn (unknown tool, tool not offered, arguments not matching the

@@ -5,9 +5,10 @@
  *   including model-turn retries and Stop continuations; a synthetic response from a
  *   completion-call hook counts too, since it stands in for a call. When it is spent the run ends
  *   `budget_exhausted` and a `budget_exhausted` Notification fires.
- * - Stop continuations per turn (`stopContinuationsPerTurn`, default 1): a blocking Stop hook
- *   continues the turn at most this many times; after that a block is reported as a warning and
- *   the turn ends. Every turn starts with a fresh budget.
+ * - Stop continuations per turn (`stopContinuationsPerTurn`, default 8, Claude Code's): a blocking
+ *   Stop hook continues the turn at most this many times; after that a block is reported as a
+ *   warning and the turn ends. Every turn starts with a fresh budget. The rule lives in
+ *   src/lifecycle/turn-end.ts, the same in every host.
  * - Invalid tool calls per turn (`invalidToolCallsPerTurn`, default 5): a call to an unknown or
  *   not-offered tool, or with arguments that do not match the tool's schema, that no
  *   `onInvalidToolCall` hook decides is answered with the error as the tool's result, so the model
@@ -18,8 +19,8 @@
 
 /** Default total model calls per run. */
 export const DEFAULT_MAX_MODEL_CALLS = 50;
-/** Default Stop continuations per turn. */
-export const DEFAULT_STOP_CONTINUATIONS_PER_TURN = 1;
+/** Default Stop continuations per turn (the lifecycle's, the same in every host). */
+export { DEFAULT_STOP_CONTINUATIONS_PER_TURN } from '../lifecycle/turn-end.ts';
 /** Default invalid tool calls per turn answered with their error instead of failing the run. */
 export const DEFAULT_INVALID_TOOL_CALLS_PER_TURN = 5;
 /** Default time an Interrupt or SessionEnd hook gets (they run after cancellation or at close). */

@@ -36,7 +36,6 @@ export {
   type ToolRegistryOptions,
 } from './tool-registry.ts';
 export {
-  checkPermission,
   decideCall,
   permissionCallOf,
   type AgentPermissions,

@@ -8,13 +8,13 @@
  * reconciled → `modelTurnFinished` (continue / repeat / retry with feedback / stop) → a
  * safety-filtered, refused or failed answer ends the turn as failed.
  *
- * Both surfaces share everything but the call itself (`callBlocking` / `callStreaming`).
+ * Both surfaces share everything but the call itself (`callBlocking` / `callStreaming`, in
+ * `model-call.ts`); the BeforeModel / BeforeToolSelection and AfterModel rules are the
+ * lifecycle's (src/lifecycle/model-call.ts), as for every host.
  */
 import {
   reconcileFinishReason,
-  textOf,
   toolCallsOf,
-  type ContentBlock,
   type FinishReason,
   type LanguageModel,
   type Message,
@@ -22,12 +22,11 @@ import {
   type ModelResponse,
   type ToolCallBlock,
 } from '../content/index.ts';
-import type { ModelOutputAction } from '../events/index.ts';
-import { applyRequestPatch, type RequestPatch } from '../events/index.ts';
+import { beforeModelCall, failedAnswer, isPromiseLike } from '../lifecycle/index.ts';
 import { CancelledError } from './loop-error.ts';
+import { callBlocking, callStreaming, stopped, type StepEnd } from './model-call.ts';
 import { endModelCallSpan, startModelCallSpan, type ModelCallEnd } from './run-telemetry.ts';
-import { isPromiseLike, type RunState, type TurnEnd, type TurnState } from './run-state.ts';
-import { enforceToolChoice, withToolChoice } from './tool-choice.ts';
+import type { RunState, TurnState } from './run-state.ts';
 import { isoTime } from './timestamp.ts';
 
 /** What one model call leads to. */
@@ -43,22 +42,7 @@ export type ModelStepOutcome =
     }
   /** The turn was rejected by a `modelTurnFinished` hook: call the model again. */
   | { readonly kind: 'retry' }
-  | { readonly kind: 'end'; readonly end: TurnEnd };
-
-/** Finish reasons that mean the answer failed: StopFailure fires instead of Stop. */
-const FAILURE_REASONS: ReadonlySet<FinishReason | undefined> = new Set<FinishReason | undefined>([
-  'safety',
-  'refusal',
-  'error',
-]);
-
-const stopped = (
-  reason: string,
-  endsRun: boolean,
-): Extract<ModelStepOutcome, { readonly kind: 'end' }> => ({
-  kind: 'end',
-  end: { status: 'stopped', reason, endsRun },
-});
+  | StepEnd;
 
 /**
  * Runs one model call of `turn`, and records it (a `model-call` transcript record; with a
@@ -161,49 +145,20 @@ async function modelStep(run: RunState, turn: TurnState): Promise<ModelStepOutco
   const promptView = (): Message => (prompt ??= history[turn.promptIndex] ?? emptyPrompt);
   const historyView = (): readonly Message[] => (before ??= history.slice(0, turn.promptIndex));
 
-  let patch: RequestPatch | undefined;
-  let synthetic: ModelResponse | undefined;
-  // An event no hook observes fires as `undefined`, with no await (see `RunState.fire`).
-  const firedBeforeCall = run.fire('completionCall', () => ({
-    prompt: promptView(),
-    history: historyView(),
-    modelCall,
-    // eslint-disable-next-line @typescript-eslint/no-deprecated -- the first release's name, still filled in
-    turn: modelCall,
+  // BeforeModel, BeforeToolSelection and the enforced tool choice (the lifecycle's rule): with no
+  // hook observing either, decided at once, with no await.
+  const prepared = beforeModelCall(run, {
     request,
-  }));
-  const beforeCall = firedBeforeCall && (await firedBeforeCall);
-  if (beforeCall !== undefined) {
-    const action = beforeCall;
-    switch (action.kind) {
-      case 'continue':
-        break;
-      case 'patch':
-        patch = action.patch;
-        request = applyRequestPatch(request, patch);
-        break;
-      case 'respond':
-        synthetic = action.response;
-        break;
-      case 'deny':
-        return stopped(`BeforeModel denied the model call: ${action.reason}`, false);
-      case 'stop':
-        return stopped(action.reason, true);
-    }
-  }
-
-  const tools = request.tools;
-  if (synthetic === undefined && tools !== undefined && tools.length > 0) {
-    const offered = request;
-    const firedSelection = run.fire('toolSelection', () => ({
-      request: offered,
-      tools,
-      toolChoice: offered.settings?.toolChoice,
-    }));
-    const action = firedSelection && (await firedSelection);
-    if (action?.kind === 'choose') request = withToolChoice(request, action.toolChoice);
-  }
-  request = enforceToolChoice(request);
+    prompt: promptView,
+    history: historyView,
+    modelCall,
+  });
+  const decided = isPromiseLike(prepared) ? await prepared : prepared;
+  if (decided.kind === 'deny') return stopped(decided.turnEnd, false);
+  if (decided.kind === 'stop') return stopped(decided.reason, true);
+  request = decided.request;
+  const patch = decided.kind === 'call' ? decided.patch : undefined;
+  const synthetic = decided.kind === 'respond' ? decided.response : undefined;
 
   let response: ModelResponse;
   if (synthetic !== undefined) {
@@ -312,16 +267,13 @@ async function modelStep(run: RunState, turn: TurnState): Promise<ModelStepOutco
     synthetic: synthetic !== undefined,
   });
 
-  if (FAILURE_REASONS.has(finishReason)) {
-    const said =
-      response.rawStopReason === undefined
-        ? ''
-        : ` (provider said ${JSON.stringify(response.rawStopReason)})`;
+  const failed = failedAnswer(finishReason, response.rawStopReason);
+  if (failed !== undefined) {
     return {
       kind: 'end',
       end: {
         status: 'failed',
-        reason: `the model's answer ended with finish reason "${String(finishReason)}"${said}`,
+        reason: failed,
         endsRun: true,
         failure: { finishReason, rawStopReason: response.rawStopReason },
       },
@@ -375,214 +327,6 @@ function withFinishReason(
 ): ModelResponse {
   const { finishReason: _reported, ...rest } = response;
   return finishReason === undefined ? rest : { ...rest, finishReason };
-}
-
-type StepEnd = Extract<ModelStepOutcome, { readonly kind: 'end' }>;
-type CallOutcome = { readonly kind: 'response'; readonly response: ModelResponse } | StepEnd;
-
-/** A model error: cancellation when the run was cancelled, else a failed turn (StopFailure). */
-function modelFailure(run: RunState, error: unknown): CallOutcome {
-  if (run.signal.aborted) throw new CancelledError(run.cancelReason());
-  const failure = error instanceof Error ? error : new Error(String(error));
-  return {
-    kind: 'end',
-    end: {
-      status: 'failed',
-      reason: `the model call failed: ${failure.message}`,
-      error: failure,
-      endsRun: true,
-      failure: { finishReason: undefined, rawStopReason: undefined },
-    },
-  };
-}
-
-/** Applies a model-output action; a non-undefined result ends the step. */
-function outputEnds(action: ModelOutputAction): StepEnd | undefined {
-  if (action.kind === 'deny')
-    return stopped(`AfterModel denied the model's output: ${action.reason}`, false);
-  if (action.kind === 'stop') return stopped(action.reason, true);
-  return undefined;
-}
-
-async function callBlocking(
-  run: RunState,
-  model: LanguageModel,
-  request: ModelRequest,
-): Promise<CallOutcome> {
-  let response: ModelResponse;
-  try {
-    response = await model.generate(request, { signal: run.signal });
-  } catch (error) {
-    return modelFailure(run, error);
-  }
-  const received = response;
-  const firedOutput = run.fire('modelOutput', () => ({
-    request,
-    response: received,
-    isChunk: false,
-    isTerminal: true,
-  }));
-  const action = firedOutput && (await firedOutput);
-  if (action !== undefined) {
-    const ended = outputEnds(action);
-    if (ended !== undefined) return ended;
-    if (action.kind === 'replace') response = action.response;
-  }
-  return { kind: 'response', response };
-}
-
-/**
- * The streaming call. Deltas are emitted as they arrive; AfterModel sees each text chunk (a
- * replacement changes the text emitted and the text of the assembled answer) and one terminal
- * chunk carrying the tool calls and the finish reason (a replacement there replaces the tool
- * calls and finish information).
- */
-async function callStreaming(
-  run: RunState,
-  model: LanguageModel,
-  request: ModelRequest,
-  modelCall: number,
-): Promise<CallOutcome> {
-  const { context } = run;
-  // Looked up once per call (the per-chunk fire sites call them directly); an unobserved event's
-  // handler is `undefined` and its event never built.
-  const onOutput = run.handler('modelOutput');
-  const onText = run.handler('textDelta');
-  const onReasoning = run.handler('reasoningDelta');
-  const onToolCall = run.handler('toolCallDelta');
-  const watchText = onText !== undefined;
-  let text = '';
-  let replaced = false;
-  let reasoning = '';
-  let reasoningPart = 0;
-  let finish: ModelResponse | undefined;
-  try {
-    for await (const part of model.stream(request, { signal: run.signal })) {
-      switch (part.type) {
-        case 'text-delta': {
-          let delta = part.text;
-          if (onOutput !== undefined) {
-            const pending = onOutput(context, {
-              request,
-              response: { content: { speaker: 'ai', blocks: [{ type: 'text', text: delta }] } },
-              isChunk: true,
-              isTerminal: false,
-            });
-            const action = isPromiseLike(pending) ? await run.settle(pending) : pending;
-            const ended = outputEnds(action);
-            if (ended !== undefined) return ended;
-            if (action.kind === 'replace') {
-              delta = textOf(action.response.content);
-              replaced = true;
-            }
-          }
-          if (onOutput !== undefined || watchText) text += delta;
-          if (onText !== undefined) {
-            const pending = onText(context, { delta, aggregated: text });
-            const action = isPromiseLike(pending) ? await run.settle(pending) : pending;
-            if (action.kind === 'stop') return stopped(action.reason, true);
-          }
-          run.emit({ type: 'text-delta', modelCall, text: delta });
-          break;
-        }
-        case 'reasoning-delta': {
-          if (onReasoning !== undefined) {
-            reasoning += part.text;
-            const pending = onReasoning(context, {
-              id: `${modelCall}:${reasoningPart}`,
-              delta: part.text,
-              aggregated: reasoning,
-            });
-            const action = isPromiseLike(pending) ? await run.settle(pending) : pending;
-            if (action.kind === 'stop') return stopped(action.reason, true);
-          }
-          if (part.signature !== undefined) {
-            // A signature closes a thinking block: the next reasoning delta starts a new part.
-            reasoningPart++;
-            reasoning = '';
-          }
-          run.emit({ type: 'reasoning-delta', modelCall, text: part.text });
-          break;
-        }
-        case 'tool-call-delta': {
-          if (onToolCall !== undefined) {
-            const pending = onToolCall(context, {
-              index: part.index,
-              toolCallId: part.callId,
-              toolName: part.toolName,
-              delta: part.argumentsDelta,
-            });
-            const action = isPromiseLike(pending) ? await run.settle(pending) : pending;
-            if (action.kind === 'stop') return stopped(action.reason, true);
-          }
-          run.emit({
-            type: 'tool-call-delta',
-            modelCall,
-            index: part.index,
-            ...(part.callId === undefined ? {} : { toolCallId: part.callId }),
-            ...(part.toolName === undefined ? {} : { toolName: part.toolName }),
-            argumentsDelta: part.argumentsDelta,
-          });
-          break;
-        }
-        case 'finish':
-          finish = part.response;
-          break;
-      }
-    }
-  } catch (error) {
-    if (error instanceof CancelledError) throw error;
-    return modelFailure(run, error);
-  }
-  if (finish === undefined) {
-    return modelFailure(run, new Error(`the ${model.provider} stream ended without a finish part`));
-  }
-  if (replaced) finish = withText(finish, text);
-  if (onOutput !== undefined) {
-    const terminal: ModelResponse = {
-      ...finish,
-      content: { speaker: 'ai', blocks: toolCallsOf(finish.content) },
-    };
-    const action = await run.settle(
-      onOutput(context, { request, response: terminal, isChunk: true, isTerminal: true }),
-    );
-    run.hookOutcome('modelOutput', action);
-    const ended = outputEnds(action);
-    if (ended !== undefined) return ended;
-    if (action.kind === 'replace') {
-      const kept = finish.content.blocks.filter((block) => block.type !== 'tool_call');
-      const { finishReason: _f, rawStopReason: _r, usage: _u, ...rest } = finish;
-      const replacement = action.response;
-      finish = {
-        ...rest,
-        content: { speaker: 'ai', blocks: [...kept, ...replacement.content.blocks] },
-        ...(replacement.finishReason === undefined
-          ? {}
-          : { finishReason: replacement.finishReason }),
-        ...(replacement.rawStopReason === undefined
-          ? {}
-          : { rawStopReason: replacement.rawStopReason }),
-        ...(replacement.usage === undefined ? {} : { usage: replacement.usage }),
-      };
-    }
-  }
-  return { kind: 'response', response: finish };
-}
-
-/** The response with its text blocks replaced by one block of `text`, where the first one was. */
-function withText(response: ModelResponse, text: string): ModelResponse {
-  const blocks: ContentBlock[] = [];
-  let placed = false;
-  for (const block of response.content.blocks) {
-    if (block.type !== 'text') {
-      blocks.push(block);
-    } else if (!placed) {
-      blocks.push({ type: 'text', text });
-      placed = true;
-    }
-  }
-  if (!placed && text !== '') blocks.unshift({ type: 'text', text });
-  return { ...response, content: { ...response.content, blocks } };
 }
 
 async function budgetExhausted(run: RunState): Promise<ModelStepOutcome> {

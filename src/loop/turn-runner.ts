@@ -17,6 +17,13 @@
  * See docs/loop.md for the whole lifecycle as pseudo-code.
  */
 import { textOf, type ContentBlock } from '../content/index.ts';
+import {
+  afterTurn,
+  isPromiseLike,
+  submitPrompt,
+  turnFailed,
+  turnInterrupted,
+} from '../lifecycle/index.ts';
 import { CancelledError } from './loop-error.ts';
 import { compactAfterRejection, compactIfNeeded } from './compact-step.ts';
 import { runModelStep } from './model-step.ts';
@@ -94,34 +101,25 @@ async function runTurnBody(run: RunState, turn: TurnState): Promise<TurnEnd> {
 
   const sessionContext = session.pendingContext;
   session.pendingContext = undefined;
-  let promptContext: string | undefined;
   // A subagent's prompt comes from its parent's `agent` call, not from the user.
-  const action =
-    run.child === undefined
-      ? await run.fire('promptSubmit', () => ({ prompt: turn.prompt }))
-      : undefined;
-  if (action !== undefined) {
-    if (action.kind === 'deny') {
-      // The prompt is discarded; the session context waits for the next prompt.
-      session.pendingContext = sessionContext;
-      return {
-        status: 'stopped',
-        reason: `UserPromptSubmit denied the prompt: ${action.reason}`,
-        endsRun: false,
-      };
-    }
-    if (action.kind === 'continue') promptContext = action.additionalContext;
-    if (action.kind === 'stop') {
-      run.appendMessage({
-        speaker: 'human',
-        blocks: promptBlocks(sessionContext, turn.prompt, undefined),
-      });
-      return { status: 'stopped', reason: action.reason, endsRun: true };
-    }
+  const submitted =
+    run.child === undefined ? submitPrompt(run, turn.prompt, sessionContext) : undefined;
+  const decision = isPromiseLike(submitted) ? await submitted : submitted;
+  if (decision?.kind === 'deny') {
+    // The prompt is discarded; the session context waits for the next prompt.
+    session.pendingContext = sessionContext;
+    return { status: 'stopped', reason: decision.turnEnd, endsRun: false };
+  }
+  if (decision?.kind === 'stop') {
+    run.appendMessage({
+      speaker: 'human',
+      blocks: promptBlocks(decision.before, turn.prompt, undefined),
+    });
+    return { status: 'stopped', reason: decision.reason, endsRun: true };
   }
   run.appendMessage({
     speaker: 'human',
-    blocks: promptBlocks(sessionContext, turn.prompt, promptContext),
+    blocks: promptBlocks(decision?.before ?? sessionContext, turn.prompt, decision?.after),
   });
   turn.promptIndex = session.history.length - 1;
 
@@ -186,7 +184,7 @@ function promptBlocks(
   return blocks;
 }
 
-/** Fires Stop for a completed turn; `undefined` means the turn continues. */
+/** Stop for a completed turn (the lifecycle's rule and budget); `undefined`: the turn goes on. */
 async function fireStop(run: RunState, turn: TurnState): Promise<TurnEnd | undefined> {
   const { session } = run;
   const completed: TurnEnd = { status: 'completed', endsRun: false };
@@ -195,63 +193,50 @@ async function fireStop(run: RunState, turn: TurnState): Promise<TurnEnd | undef
   const child = run.child;
   if (!run.observed[child === undefined ? 'stop' : 'subagentStop']) return completed;
   run.throwIfCancelled();
-  const budget = run.config.stopContinuationsPerTurn;
-  // A subagent's answer fires SubagentStop instead of Stop, with the same budget and effects.
-  const action =
-    child === undefined
-      ? await run.fire('stop', () => ({
-          stopHookActive: turn.continuations > 0,
-          prompt: turn.prompt,
-          promptResponse: run.lastAnswer,
-          continuations: turn.continuations,
-          continuationBudget: budget,
-        }))
-      : await run.fire('subagentStop', () => ({
-          agentId: child.agent.id,
-          agentType: child.agent.type,
-          stopHookActive: turn.continuations > 0,
-          result: run.lastAnswer,
-          agentTranscriptPath: child.transcriptPath,
-          continuations: turn.continuations,
-          continuationBudget: budget,
-        }));
-  if (action === undefined) return completed;
-  // The turn was cancelled while the Stop hook ran: its answer is discarded.
-  run.throwIfCancelled();
-  turn.stopCompleted = true;
-  if (action.kind === 'continue') return completed;
-  if (action.kind === 'stop') return { status: 'stopped', reason: action.reason, endsRun: true };
-  if (session.queue.length > 0) {
-    run.report({
-      level: 'message',
-      text: `a Stop hook asked to continue ("${action.reason}"), but a prompt was queued meanwhile; the queued prompt runs instead`,
-      event: 'stop',
-    });
-    return completed;
+  const decision = await afterTurn(run, {
+    prompt: turn.prompt,
+    answer: () => run.lastAnswer,
+    continuations: turn.continuations,
+    budget: run.config.stopContinuationsPerTurn,
+    ...(child === undefined
+      ? {}
+      : {
+          subagent: {
+            agentId: child.agent.id,
+            agentType: child.agent.type,
+            transcriptPath: child.transcriptPath,
+          },
+        }),
+    queued: () => session.queue.length > 0,
+    // The turn was cancelled while the Stop hook ran: its answer is discarded.
+    throwIfCancelled: () => {
+      run.throwIfCancelled();
+    },
+  });
+  if (decision.kind === 'continue') {
+    turn.stopCompleted = true;
+    turn.continuations++;
+    turn.pendingContinuation = decision.continuation;
+    return undefined;
   }
-  if (turn.continuations >= budget) {
-    run.report({
-      level: 'warning',
-      text: `a ${child === undefined ? 'Stop' : 'SubagentStop'} hook blocked again ("${action.reason}"), but this ${child === undefined ? 'turn' : 'subagent'} already continued ${turn.continuations} time(s) (stopContinuationsPerTurn: ${budget}); ${child === undefined ? 'the turn ends' : 'its answer stands'}`,
-      event: child === undefined ? 'stop' : 'subagentStop',
-    });
-    return completed;
+  if (decision.status === 'stopped') {
+    turn.stopCompleted = true;
+    return { status: 'stopped', reason: decision.reason, endsRun: true };
   }
-  turn.continuations++;
-  turn.pendingContinuation = action.reason;
-  return undefined;
+  if (decision.answered) turn.stopCompleted = true;
+  return completed;
 }
 
 async function fireInterrupt(run: RunState, turn: TurnState): Promise<void> {
   // The run's signal has fired: the Interrupt hook gets a fresh one, bounded by the closing budget.
-  await run.fireClosing('interrupt', () => ({ prompt: turn.prompt }));
+  await turnInterrupted(run, turn.prompt);
 }
 
 async function fireStopFailure(run: RunState, turn: TurnState, end: TurnEnd): Promise<void> {
-  await run.fireClosing('stopFailure', () => ({
+  await turnFailed(run, {
     error: end.reason ?? end.error?.message ?? 'the turn failed',
     finishReason: end.failure?.finishReason,
     rawStopReason: end.failure?.rawStopReason,
     prompt: turn.prompt,
-  }));
+  });
 }

@@ -442,6 +442,7 @@ describe('the turn around the call', () => {
     const instance = await open({
       hooks: [{ onStop: () => StopAction.block('again') }],
       onReport: (report) => reports.push(report.text),
+      stopContinuationsPerTurn: 1,
     });
     const model = new MockLanguageModelV4({
       doGenerate: [textAnswer('1'), textAnswer('2'), textAnswer('3')],

@@ -163,7 +163,8 @@ describe('toClaudeAgentHooks', () => {
         },
       ],
     });
-    const hooks = toClaudeAgentHooks(instance);
+    // A budget of 1 continuation per turn (the default is 8).
+    const hooks = toClaudeAgentHooks({ hooks: instance.hooks, stopContinuationsPerTurn: 1 });
     const prompt = (text: string): UserPromptSubmitHookInput => ({
       ...base(),
       hook_event_name: 'UserPromptSubmit',
@@ -182,7 +183,7 @@ describe('toClaudeAgentHooks', () => {
     expect(await fire(hooks.Stop, stop(false))).toEqual([
       { decision: 'block', reason: 'run the tests for: fix the bug' },
     ]);
-    // The budget (1 continuation per turn) is spent: the second block lets the turn end.
+    // The budget is spent: the second block lets the turn end.
     expect(await fire(hooks.Stop, stop(true))).toEqual([{}]);
   });
 

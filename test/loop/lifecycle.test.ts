@@ -127,7 +127,7 @@ describe.each(SURFACES)('turn lifecycle ($name)', ({ streaming }) => {
     expect(responses.map((event) => event.finishReason)).toEqual(['tool_calls', 'stop']);
   });
 
-  it('continues a turn exactly once when a Stop hook always blocks, with stopHookActive on the second Stop', async () => {
+  it('with stopContinuationsPerTurn: 1, continues a turn exactly once when a Stop hook always blocks, with stopHookActive on the second Stop', async () => {
     const log: string[] = [];
     const stops: boolean[] = [];
     const { session, model } = await start({
@@ -145,6 +145,7 @@ describe.each(SURFACES)('turn lifecycle ($name)', ({ streaming }) => {
           },
         }),
       ],
+      agent: { stopContinuationsPerTurn: 1 },
     });
     const first = await collect(session.run('one', { streaming }));
     expect(first.result.status).toBe('completed');

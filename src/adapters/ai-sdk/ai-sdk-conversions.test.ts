@@ -6,7 +6,7 @@ import type {
 } from '@ai-sdk/provider';
 import { describe, expect, it } from 'vitest';
 import { applyRequestPatch } from '../../events/request-patch.ts';
-import { enforceToolChoice, withToolChoice } from '../../loop/tool-choice.ts';
+import { enforceToolChoice, withToolChoice } from '../../lifecycle/tool-choice.ts';
 import { toHookLLMRequest, toHookLLMResponse } from '../../wire/index.ts';
 import { fromAiSdkPrompt, systemInstructionOf, toAiSdkPrompt } from './ai-sdk-prompt.ts';
 import { fromAiSdkCallOptions, toAiSdkCallOptions } from './ai-sdk-request.ts';

@@ -34,21 +34,30 @@ import {
   type ToolSet,
 } from 'ai';
 import type { HookStack } from '../../hooks/stack/hook-stack.ts';
-import type { RunStatus } from '../../loop/run-events.ts';
 import type { EffectiveSettings } from '../../hook-kinds/settings/effective-settings.ts';
 import {
   openEmbeddedSession,
   type EmbeddedSession,
   type HookwireOptions,
 } from '../embedding/embedded-session.ts';
-import { HookDeniedError, HookStoppedError } from '../embedding/hook-errors.ts';
 import { inRunScope, RunScope } from '../embedding/run-scope.ts';
 import {
   hookwireMiddleware,
   observesModelCalls,
   wrapModelWithHooks,
 } from './hookwire-middleware.ts';
-import { fromModelMessages, lastUserText, withPromptContext } from './model-messages.ts';
+import {
+  afterRound,
+  endTurn,
+  errorText,
+  failedTurn,
+  messagesOf,
+  openTurn,
+  turnIsIdle,
+  withMessages,
+  withRounds,
+} from './ai-sdk-turn.ts';
+import { fromModelMessages } from './model-messages.ts';
 import { withStepRecords } from './step-records.ts';
 import { hookedToolApproval } from './tool-approval.ts';
 import { hookwireAgent, type HookwireAgent } from './tool-loop-agent.ts';
@@ -160,12 +169,6 @@ export interface Hookwire {
   close(): Promise<void>;
 }
 
-const FAILED_FINISH = new Set(['content-filter', 'error']);
-
-function errorText(error: unknown): string {
-  return error instanceof Error ? error.message || error.name : String(error);
-}
-
 /**
  * Opens a hookwire instance: loads the settings exactly as `hookwire run` does for `cwd` (every
  * layer, then `settings`), composes them with the in-process `hooks`, fires SessionStart.
@@ -174,28 +177,6 @@ function errorText(error: unknown): string {
 export async function createHookwire(options: HookwireOptions = {}): Promise<Hookwire> {
   const session = await openEmbeddedSession(options);
   return new AiSdkHookwire(session);
-}
-
-/** The messages of the call options (`prompt` as a user message when it is a string). */
-function messagesOf(options: {
-  readonly prompt?: string | ModelMessage[] | undefined;
-  readonly messages?: ModelMessage[] | undefined;
-}): ModelMessage[] {
-  if (typeof options.prompt === 'string') return [{ role: 'user', content: options.prompt }];
-  return options.prompt ?? options.messages ?? [];
-}
-
-/** Call options with `messages` in place of `prompt`/`messages`. */
-function withMessages<T extends object>(options: T, messages: ModelMessage[]): T {
-  const {
-    prompt: _prompt,
-    messages: _messages,
-    ...rest
-  } = options as T & {
-    prompt?: unknown;
-    messages?: unknown;
-  };
-  return { ...rest, messages } as T;
 }
 
 type StopWhen = StopCondition<ToolSet> | StopCondition<ToolSet>[] | undefined;
@@ -322,157 +303,6 @@ class AiSdkHookwire implements Hookwire {
     return withStepRecords(this.#session, scope, prepared);
   }
 
-  /**
-   * True when the turn around a call has nothing to do, decided per call: no hook observes
-   * UserPromptSubmit, Stop, StopFailure or Interrupt, no SessionStart context waits for the
-   * first prompt, and no transcript is written.
-   */
-  #turnIsIdle(): boolean {
-    const session = this.#session;
-    const hooks = session.hooks;
-    return (
-      !session.recording &&
-      (session.pendingContext === undefined || session.pendingContext === '') &&
-      !hooks.observes('promptSubmit') &&
-      !hooks.observes('stop') &&
-      !hooks.observes('stopFailure') &&
-      !hooks.observes('interrupt')
-    );
-  }
-
-  /**
-   * The turn's opening: UserPromptSubmit (a deny or stop rejects), the session and prompt
-   * context added to the prompt. Returns the prompt text and the messages to send.
-   */
-  async #open(
-    scope: RunScope,
-    messages: ModelMessage[],
-  ): Promise<{ prompt: string; messages: ModelMessage[]; changed: boolean; turn: number }> {
-    const session = this.#session;
-    const hooks = session.hooks;
-    const prompt = lastUserText(messages);
-    const turn = session.startTurn(prompt);
-    const sessionContext = session.pendingContext;
-    session.pendingContext = undefined;
-    let promptContext: string | undefined;
-    if (hooks.observes('promptSubmit')) {
-      const action = await hooks.onPromptSubmit(scope.context, { prompt });
-      if (action.kind === 'deny') {
-        session.pendingContext = sessionContext;
-        session.endTurn(turn, 'stopped', action.reason);
-        throw new HookDeniedError('UserPromptSubmit', action.reason);
-      }
-      if (action.kind === 'stop') {
-        session.endTurn(turn, 'stopped', action.reason);
-        throw new HookStoppedError('UserPromptSubmit', action.reason);
-      }
-      promptContext = action.additionalContext;
-    }
-    const changed =
-      (sessionContext !== undefined && sessionContext !== '') ||
-      (promptContext !== undefined && promptContext !== '');
-    const sent = changed ? withPromptContext(messages, sessionContext, promptContext) : messages;
-    const last = sent.at(-1);
-    if (last !== undefined) session.recordMessages(turn, () => fromModelMessages([last]));
-    return { prompt, messages: sent, changed, turn };
-  }
-
-  /**
-   * After a round: Stop, or StopFailure for a failed answer. Returns the continuation message
-   * (the block's reason), or `undefined` when the turn ends.
-   */
-  async #afterRound(
-    scope: RunScope,
-    turn: { prompt: string; continuations: number; number: number },
-    text: () => PromiseLike<string> | string,
-    finishReason: () => string,
-    rawFinishReason: () => string | undefined,
-  ): Promise<string | undefined> {
-    const session = this.#session;
-    const hooks = session.hooks;
-    if (scope.stopReason !== undefined) return undefined;
-    if (FAILED_FINISH.has(finishReason())) {
-      await this.#stopFailure(
-        turn.prompt,
-        `the model's answer ended with finish reason "${finishReason()}"`,
-        finishReason(),
-        rawFinishReason(),
-      );
-      return undefined;
-    }
-    if (!hooks.observes('stop')) return undefined;
-    const budget = session.stopContinuationsPerTurn;
-    const action = await hooks.onStop(scope.context, {
-      stopHookActive: turn.continuations > 0,
-      prompt: turn.prompt,
-      promptResponse: await text(),
-      continuations: turn.continuations,
-      continuationBudget: budget,
-    });
-    if (action.kind !== 'block') return undefined;
-    if (turn.continuations >= budget) {
-      session.report({
-        level: 'warning',
-        text: `a Stop hook blocked again ("${action.reason}"), but this turn already continued ${turn.continuations} time(s) (stopContinuationsPerTurn: ${budget}); the turn ends`,
-        event: 'stop',
-      });
-      return undefined;
-    }
-    turn.continuations++;
-    return action.reason;
-  }
-
-  async #stopFailure(
-    prompt: string,
-    error: string,
-    finishReason: string | undefined,
-    rawStopReason: string | undefined,
-  ): Promise<void> {
-    const session = this.#session;
-    if (!session.hooks.observes('stopFailure')) return;
-    await session.settleClosing('stopFailure', (context) =>
-      session.hooks.onStopFailure(context, {
-        error,
-        finishReason:
-          finishReason === 'content-filter'
-            ? 'safety'
-            : finishReason === 'error'
-              ? 'error'
-              : undefined,
-        rawStopReason,
-        prompt,
-      }),
-    );
-  }
-
-  async #interrupt(prompt: string): Promise<void> {
-    const session = this.#session;
-    if (!session.hooks.observes('interrupt')) return;
-    await session.settleClosing('interrupt', (context) =>
-      session.hooks.onInterrupt(context, { prompt }),
-    );
-  }
-
-  /** How a failed call ends the turn: Interrupt (aborted), nothing (a hook's no), or StopFailure. */
-  async #failed(
-    error: unknown,
-    prompt: string,
-    signal: AbortSignal | undefined,
-  ): Promise<RunStatus> {
-    if (signal?.aborted === true) {
-      await this.#interrupt(prompt);
-      return 'cancelled';
-    }
-    if (error instanceof HookDeniedError || error instanceof HookStoppedError) return 'stopped';
-    await this.#stopFailure(
-      prompt,
-      `the model call failed: ${errorText(error)}`,
-      undefined,
-      undefined,
-    );
-    return 'failed';
-  }
-
   generateText<
     TOOLS extends ToolSet = ToolSet,
     CONTEXT extends Context = Context,
@@ -514,10 +344,10 @@ class AiSdkHookwire implements Hookwire {
     }
     // Nothing wrapped and nothing for the turn to do (no turn hook, no context to add, no
     // transcript): the AI SDK's own call, with not even a promise of ours around it.
-    if (prepared === options && !needsScope(options, prepared) && this.#turnIsIdle())
+    if (prepared === options && !needsScope(options, prepared) && turnIsIdle(this.#session))
       return call(options);
     const body = async (): Promise<GenerateTextResult<TOOLS, CONTEXT, OUTPUT>> => {
-      const opened = await this.#open(scope, messagesOf(options));
+      const opened = await openTurn(this.#session, scope, messagesOf(options));
       const turn = { prompt: opened.prompt, continuations: 0, number: opened.turn };
       let history = opened.messages;
       const rounds: GenerateTextResult<TOOLS, CONTEXT, OUTPUT>[] = [];
@@ -533,39 +363,32 @@ class AiSdkHookwire implements Hookwire {
               : withMessages(prepared, history),
           );
         } catch (error) {
-          const status = await this.#failed(error, turn.prompt, signal);
-          this.#endTurn(turn.number, status, errorText(error));
+          const ended = await failedTurn(scope, error, turn.prompt, signal);
+          endTurn(this.#session, turn.number, ended);
           throw error;
         }
         rounds.push(result);
         const round = result;
         this.#session.recordMessages(turn.number, () => fromModelMessages(round.responseMessages));
-        const next = await this.#afterRound(
+        const next = await afterRound(
+          this.#session,
           scope,
           turn,
           () => round.text,
-          () => round.finishReason,
-          () => round.rawFinishReason,
+          round.finishReason,
+          round.rawFinishReason,
         );
-        if (next === undefined) {
-          this.#endTurn(
-            turn.number,
-            scope.stopReason === undefined ? 'completed' : 'stopped',
-            scope.stopReason,
-          );
+        if (!('continuation' in next)) {
+          endTurn(this.#session, turn.number, next);
           return rounds.length === 1 ? result : withRounds(result, rounds, continuations);
         }
-        const continuation: ModelMessage = { role: 'user', content: next };
+        const continuation: ModelMessage = { role: 'user', content: next.continuation };
         this.#session.recordMessages(turn.number, () => fromModelMessages([continuation]));
         continuations.push(continuation);
         history = [...history, ...result.responseMessages, continuation];
       }
     };
     return needsScope(options, prepared) ? inRunScope(scope, body) : body();
-  }
-
-  #endTurn(turn: number, status: RunStatus, reason: string | undefined): void {
-    this.#session.endTurn(turn, status, reason);
   }
 
   streamText<
@@ -601,7 +424,7 @@ class AiSdkHookwire implements Hookwire {
       controller: ReadableStreamDefaultController<Part>,
       prepared: typeof options,
     ): Promise<unknown> => {
-      const opened = await this.#open(scope, messagesOf(options));
+      const opened = await openTurn(this.#session, scope, messagesOf(options));
       const turn = { prompt: opened.prompt, continuations: 0, number: opened.turn };
       let history = opened.messages;
       for (;;) {
@@ -619,13 +442,9 @@ class AiSdkHookwire implements Hookwire {
           controller.enqueue(part);
         }
         if (aborted || signal?.aborted === true || failure !== undefined) {
-          const status = await this.#failed(failure, turn.prompt, signal);
-          this.#endTurn(
-            turn.number,
-            status,
-            failure === undefined ? 'aborted' : errorText(failure),
-          );
-          return status === 'cancelled' ? undefined : failure;
+          const ended = await failedTurn(scope, failure, turn.prompt, signal);
+          endTurn(this.#session, turn.number, ended);
+          return ended.status === 'cancelled' ? undefined : failure;
         }
         const responseMessages = await round.responseMessages;
         this.#session.recordMessages(turn.number, () => fromModelMessages(responseMessages));
@@ -634,22 +453,12 @@ class AiSdkHookwire implements Hookwire {
         text = await round.text;
         finishReason = await round.finishReason;
         const raw = await round.rawFinishReason;
-        const next = await this.#afterRound(
-          scope,
-          turn,
-          () => text,
-          () => finishReason,
-          () => raw,
-        );
-        if (next === undefined) {
-          this.#endTurn(
-            turn.number,
-            scope.stopReason === undefined ? 'completed' : 'stopped',
-            scope.stopReason,
-          );
+        const next = await afterRound(this.#session, scope, turn, () => text, finishReason, raw);
+        if (!('continuation' in next)) {
+          endTurn(this.#session, turn.number, next);
           return undefined;
         }
-        const continuation: ModelMessage = { role: 'user', content: next };
+        const continuation: ModelMessage = { role: 'user', content: next.continuation };
         this.#session.recordMessages(turn.number, () => fromModelMessages([continuation]));
         added.push(continuation);
         history = [...history, ...responseMessages, continuation];
@@ -724,26 +533,4 @@ class AiSdkHookwire implements Hookwire {
       },
     };
   }
-}
-
-/**
- * The last round's result, seen as the whole turn's: `steps` and `responseMessages` cover every
- * round (with the continuation user messages between them). Everything else is the last round's.
- */
-function withRounds<
-  R extends { readonly responseMessages: ModelMessage[]; readonly steps: unknown[] },
->(result: R, rounds: readonly R[], continuations: readonly ModelMessage[]): R {
-  const added: ModelMessage[] = [];
-  rounds.forEach((round, index) => {
-    added.push(...round.responseMessages);
-    const continuation = continuations[index];
-    if (continuation !== undefined) added.push(continuation);
-  });
-  const steps = rounds.flatMap((round) => round.steps);
-  const response = (result as unknown as { response: object }).response;
-  return Object.create(result, {
-    steps: { value: steps, enumerable: true },
-    responseMessages: { value: added, enumerable: true },
-    response: { value: { ...response, messages: added }, enumerable: true },
-  }) as R;
 }

@@ -33,9 +33,12 @@ import {
   type ModelRequest,
   type ModelResponse,
 } from '../../content/index.ts';
-import type { ModelOutputAction } from '../../events/index.ts';
-import { applyRequestPatch } from '../../events/request-patch.ts';
-import { enforceToolChoice, withToolChoice } from '../../loop/tool-choice.ts';
+import {
+  afterModelOutput,
+  beforeModelCall,
+  isPromiseLike,
+  type ModelOutputDecision,
+} from '../../lifecycle/index.ts';
 import { fromAiSdkCallOptions, toAiSdkCallOptions } from './ai-sdk-request.ts';
 import {
   fromAiSdkContentPart,
@@ -67,9 +70,10 @@ function lastHumanIndex(contents: readonly Message[]): number {
   return -1;
 }
 
-function outputEnds(action: ModelOutputAction): Error | undefined {
-  if (action.kind === 'deny') return new HookDeniedError('AfterModel', action.reason);
-  if (action.kind === 'stop') return new HookStoppedError('AfterModel', action.reason);
+/** AfterModel's deny or stop as the error that ends the call. */
+function outputEnds(decision: ModelOutputDecision): Error | undefined {
+  if (decision.kind === 'deny') return new HookDeniedError('AfterModel', decision.reason);
+  if (decision.kind === 'stop') return new HookStoppedError('AfterModel', decision.reason);
   return undefined;
 }
 
@@ -101,49 +105,22 @@ export function hookwireMiddleware(core: HookwireCore): LanguageModelV4Middlewar
     const turn = counted ?? scope.nextModelCall();
 
     const shown = fromAiSdkCallOptions(model.modelId, params);
-    let request = shown;
-    let synthetic: ModelResponse | undefined;
-    const { context } = scope;
-    if (onCall) {
-      const promptIndex = lastHumanIndex(shown.contents);
-      const action = await hooks.onCompletionCall(context, {
-        prompt: shown.contents[promptIndex] ?? emptyPrompt,
-        history: promptIndex < 0 ? shown.contents : shown.contents.slice(0, promptIndex),
-        modelCall: turn,
-        // eslint-disable-next-line @typescript-eslint/no-deprecated -- the first release's name, still filled in
-        turn,
-        request: shown,
-      });
-      switch (action.kind) {
-        case 'continue':
-          break;
-        case 'patch':
-          request = applyRequestPatch(request, action.patch);
-          break;
-        case 'respond':
-          synthetic = action.response;
-          break;
-        case 'deny':
-          throw new HookDeniedError('BeforeModel', action.reason);
-        case 'stop':
-          scope.stopReason ??= action.reason;
-          throw new HookStoppedError('BeforeModel', action.reason);
-      }
+    // The lifecycle's BeforeModel / BeforeToolSelection rule; the middleware applies it.
+    const promptIndex = lastHumanIndex(shown.contents);
+    const decided = beforeModelCall(scope.lifecycle, {
+      request: shown,
+      prompt: () => shown.contents[promptIndex] ?? emptyPrompt,
+      history: () => (promptIndex < 0 ? shown.contents : shown.contents.slice(0, promptIndex)),
+      modelCall: turn,
+    });
+    const decision = isPromiseLike(decided) ? await decided : decided;
+    if (decision.kind === 'deny') throw new HookDeniedError('BeforeModel', decision.reason);
+    if (decision.kind === 'stop') {
+      scope.stopReason ??= decision.reason;
+      throw new HookStoppedError('BeforeModel', decision.reason);
     }
-    if (
-      synthetic === undefined &&
-      onSelection &&
-      request.tools !== undefined &&
-      request.tools.length > 0
-    ) {
-      const action = await hooks.onToolSelection(context, {
-        request,
-        tools: request.tools,
-        toolChoice: request.settings?.toolChoice,
-      });
-      if (action.kind === 'choose') request = withToolChoice(request, action.toolChoice);
-    }
-    request = enforceToolChoice(request);
+    const request = decision.request;
+    const synthetic = decision.kind === 'respond' ? decision.response : undefined;
     // A fresh object even when nothing changed: the key of this call's decision.
     const next = request === shown ? { ...params } : toAiSdkCallOptions(params, shown, request);
     prepared.set(next, { scope, request, synthetic });
@@ -171,7 +148,7 @@ export function hookwireMiddleware(core: HookwireCore): LanguageModelV4Middlewar
     const result = await doGenerate();
     if (!hooks.observes('modelOutput')) return result;
     const response = fromAiSdkGenerateResult(result);
-    const action = await hooks.onModelOutput(state.scope.context, {
+    const action = await afterModelOutput(state.scope.lifecycle, {
       request: state.request,
       response,
       isChunk: false,
@@ -209,7 +186,7 @@ export function hookwireMiddleware(core: HookwireCore): LanguageModelV4Middlewar
   function afterModelChunks(
     state: Prepared,
   ): TransformStream<LanguageModelV4StreamPart, LanguageModelV4StreamPart> {
-    const { context } = state.scope;
+    const hooksOfRun = state.scope.lifecycle;
     const toolCalls: LanguageModelV4Content[] = [];
     const fail = (
       controller: TransformStreamDefaultController<LanguageModelV4StreamPart>,
@@ -221,7 +198,7 @@ export function hookwireMiddleware(core: HookwireCore): LanguageModelV4Middlewar
     return new TransformStream({
       async transform(part, controller) {
         if (part.type === 'text-delta') {
-          const action = await hooks.onModelOutput(context, {
+          const action = await afterModelOutput(hooksOfRun, {
             request: state.request,
             response: { content: { speaker: 'ai', blocks: [{ type: 'text', text: part.delta }] } },
             isChunk: true,
@@ -255,7 +232,7 @@ export function hookwireMiddleware(core: HookwireCore): LanguageModelV4Middlewar
           ...fromAiSdkFinishReason(part.finishReason),
           usage: fromAiSdkUsage(part.usage),
         };
-        const action = await hooks.onModelOutput(context, {
+        const action = await afterModelOutput(hooksOfRun, {
           request: state.request,
           response: terminal,
           isChunk: true,

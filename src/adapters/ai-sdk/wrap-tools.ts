@@ -30,7 +30,7 @@ import { asSchema, type Tool, type ToolExecutionOptions, type ToolSet } from 'ai
 import type { LanguageModelV4ToolResultOutput } from '@ai-sdk/provider';
 import { appendText, jsonValue, toToolResultOutput } from './ai-sdk-prompt.ts';
 import { activeScope, RunScope, type HookwireCore } from '../embedding/run-scope.ts';
-import { resolvePermission, type PermissionAsker } from '../../hooks/permissions/index.ts';
+import { afterToolCall, beforeToolCall, isPromiseLike, toolFailed } from '../../lifecycle/index.ts';
 
 /** What the model sees for one call, decided by PostToolUse hooks. */
 interface Presentation {
@@ -104,6 +104,10 @@ export function wrapTool<T extends Tool>(core: HookwireCore, name: string, tool:
   const scopeFor = (options: ToolExecutionOptions<unknown>): RunScope =>
     activeScope() ?? new RunScope(core, options.abortSignal, false);
 
+  /**
+   * The lifecycle's PostToolUse: a stop rides on the scope to `stopWhen`; a rewrite or context is
+   * kept for `toModelOutput`. Returns the context (added to a skipped call's reason).
+   */
   async function afterTool(
     scope: RunScope,
     toolCallId: string,
@@ -111,40 +115,28 @@ export function wrapTool<T extends Tool>(core: HookwireCore, name: string, tool:
     result: unknown,
     error: string | undefined,
   ): Promise<string | undefined> {
-    if (!hooks.observes('toolResult')) return undefined;
-    const action = await hooks.onToolResult(scope.context, {
+    const decided = afterToolCall(scope.lifecycle, {
       toolName: name,
       toolCallId,
       args,
-      presentation: result,
-      raw: error === undefined ? { result } : { result, error },
+      result,
+      error,
       skipped: error !== undefined,
     });
-    if (action.kind === 'stop') {
-      scope.stopReason ??= action.reason;
+    if (decided === undefined) return undefined;
+    const decision = await decided;
+    if (decision.stop !== undefined) {
+      scope.stopReason ??= decision.stop;
       return undefined;
     }
-    if (
-      error === undefined &&
-      (action.kind === 'rewrite' || action.additionalContext !== undefined)
-    )
+    if (error === undefined && (decision.rewritten || decision.additionalContext !== undefined))
       presentations.set(toolCallId, {
-        rewritten: action.kind === 'rewrite',
-        presentation: action.kind === 'rewrite' ? action.presentation : result,
-        additionalContext: action.additionalContext,
+        rewritten: decision.rewritten,
+        presentation: decision.presentation,
+        additionalContext: decision.additionalContext,
       });
-    return action.additionalContext;
+    return decision.additionalContext;
   }
-
-  // PermissionRequest and the permission_prompt Notification, through the instance's hooks.
-  const askerFor = (scope: RunScope): PermissionAsker => ({
-    permissionRequest: async (event) =>
-      hooks.observes('permissionRequest')
-        ? await hooks.onPermissionRequest(scope.context, event)
-        : undefined,
-    notification: async (event) =>
-      hooks.observes('notification') ? await hooks.onNotification(scope.context, event) : undefined,
-  });
 
   // A PermissionRequest hook's `updatedInput` must still be what the tool accepts.
   const validateInput = async (candidate: unknown): Promise<string | undefined> => {
@@ -163,47 +155,24 @@ export function wrapTool<T extends Tool>(core: HookwireCore, name: string, tool:
     input: unknown,
     options: ToolExecutionOptions<unknown>,
   ): Promise<unknown> {
-    const { context } = scope;
     const { toolCallId } = options;
-    let args = input;
-    if (hooks.observes('toolCall')) {
-      const resolution = await hooks.resolveToolCall(context, {
-        toolName: name,
-        toolCallId,
-        args,
-        originalArgs: input,
-      });
-      args = resolution.args;
-      const action = resolution.action;
-      if (action.kind === 'skip' || action.kind === 'stop') {
-        let reason = action.reason;
-        if (action.kind === 'stop') {
-          scope.stopReason ??= action.reason;
-          reason = `the run was stopped: ${action.reason}`;
-        } else {
-          const extra = await afterTool(scope, toolCallId, args, null, reason);
-          if (extra !== undefined && extra !== '') reason = `${reason}\n${extra}`;
-        }
-        throw new ToolCallDeniedError(reason);
-      }
+    const decided = beforeToolCall(
+      scope.lifecycle,
+      { toolName: name, toolCallId, args: input },
+      permissions === undefined
+        ? undefined
+        : { permissions, cwd: core.session.cwd, validate: validateInput },
+    );
+    const decision = isPromiseLike(decided) ? await decided : decided;
+    if (decision.kind === 'run') return decision.args;
+    let reason = decision.reason;
+    if (decision.stop !== undefined) scope.stopReason ??= decision.stop;
+    else {
+      // A skipped or refused call still reaches PostToolUse (`skipped: true`).
+      const extra = await afterTool(scope, toolCallId, decision.args, null, reason);
+      if (extra !== undefined && extra !== '') reason = `${reason}\n${extra}`;
     }
-    if (permissions !== undefined) {
-      const outcome = await resolvePermission(
-        permissions,
-        { toolName: name, toolCallId, args },
-        core.session.cwd,
-        askerFor(scope),
-        validateInput,
-      );
-      if (outcome.kind === 'refuse') {
-        let reason = outcome.reason;
-        const extra = await afterTool(scope, toolCallId, args, null, reason);
-        if (extra !== undefined && extra !== '') reason = `${reason}\n${extra}`;
-        throw new ToolCallDeniedError(reason);
-      }
-      args = outcome.args;
-    }
-    return args;
+    throw new ToolCallDeniedError(reason);
   }
 
   /** PostToolUseFailure for what `execute` threw: the error to rethrow (with the hook's context). */
@@ -214,16 +183,17 @@ export function wrapTool<T extends Tool>(core: HookwireCore, name: string, tool:
     thrown: unknown,
   ): Promise<unknown> {
     if (options.abortSignal?.aborted === true) return thrown;
-    if (!hooks.observes('toolFailure')) return thrown;
-    const action = await hooks.onToolFailure(scope.context, {
+    const decided = toolFailed(scope.lifecycle, {
       toolName: name,
       toolCallId: options.toolCallId,
       args,
       error: errorText(thrown),
     });
-    if (action.kind === 'stop') scope.stopReason ??= action.reason;
-    else if (action.additionalContext !== undefined && action.additionalContext !== '') {
-      const withContext = new Error(`${errorText(thrown)}\n${action.additionalContext}`, {
+    if (decided === undefined) return thrown;
+    const decision = await decided;
+    if (decision.stop !== undefined) scope.stopReason ??= decision.stop;
+    else if (decision.additionalContext !== undefined && decision.additionalContext !== '') {
+      const withContext = new Error(`${errorText(thrown)}\n${decision.additionalContext}`, {
         cause: thrown,
       });
       // The model reads the error as `String(error)`: keep the tool's own error name first.

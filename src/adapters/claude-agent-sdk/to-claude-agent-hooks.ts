@@ -38,13 +38,22 @@ import type { HookReport } from '../../events/context.ts';
 import type { SessionEndReason, SessionStartSource } from '../../events/index.ts';
 import { RunHookContext } from '../../hooks/hook-context.ts';
 import type { HookStack } from '../../hooks/stack/hook-stack.ts';
-import { DEFAULT_STOP_CONTINUATIONS_PER_TURN } from '../../loop/budgets.ts';
+import {
+  afterToolCall,
+  afterTurn,
+  beforeToolCall,
+  DEFAULT_STOP_CONTINUATIONS_PER_TURN,
+  stackHooks,
+  submitPrompt,
+  toolFailed,
+  type LifecycleHooks,
+} from '../../lifecycle/index.ts';
 import { fromClaudeTool, toClaudeToolInput } from './claude-code-names.ts';
 
 /** What the bridge needs of a hookwire instance (`createHookwire` of either entry gives it). */
 export interface ClaudeBridgeSource {
   readonly hooks: HookStack;
-  /** Stop continuations per turn. Default 1, as `hookwire run`. */
+  /** Stop continuations per turn. Default 8, as `hookwire run`. */
   readonly stopContinuationsPerTurn?: number;
   /** Receives hook messages and warnings. */
   report?(report: HookReport): void;
@@ -96,6 +105,13 @@ export function toClaudeAgentHooks(hw: ClaudeBridgeSource): ClaudeAgentHooks {
     return turn;
   };
 
+  const report = (report: HookReport): void => {
+    hw.report?.(report);
+  };
+  // The decision points fire through the stack, in the context of the SDK's input.
+  const hooksOf = (context: RunHookContext): LifecycleHooks =>
+    stackHooks(stack, () => context, report);
+
   const contextFor = (input: HookInput, signal: AbortSignal): RunHookContext =>
     new RunHookContext({
       signal,
@@ -124,33 +140,32 @@ export function toClaudeAgentHooks(hw: ClaudeBridgeSource): ClaudeAgentHooks {
       kind: 'toolCall',
       async handle(input, context) {
         const call = fromClaudeTool(input.tool_name, input.tool_input);
-        const resolution = await stack.resolveToolCall(context, {
-          toolName: call.toolName,
-          toolCallId: input.tool_use_id,
-          args: call.input,
-          originalArgs: call.input,
-        });
-        const { action } = resolution;
-        const updated = resolution.rewritten
-          ? {
-              updatedInput: toClaudeToolInput(input.tool_name, resolution.args) as Record<
-                string,
-                unknown
-              >,
-            }
-          : {};
-        if (action.kind === 'skip' || action.kind === 'stop') {
+        // The lifecycle's PreToolUse rule; the SDK's own permission layer runs after it.
+        const decision = await beforeToolCall(
+          hooksOf(context),
+          { toolName: call.toolName, toolCallId: input.tool_use_id, args: call.input },
+          undefined,
+        );
+        if (decision.kind === 'skip') {
           return {
-            ...(action.kind === 'stop' ? stopped(action.reason) : {}),
+            ...(decision.stop === undefined ? {} : stopped(decision.stop)),
             hookSpecificOutput: {
               hookEventName: 'PreToolUse',
               permissionDecision: 'deny',
-              permissionDecisionReason: action.reason,
+              permissionDecisionReason: decision.stop ?? decision.reason,
             },
           };
         }
-        return resolution.rewritten
-          ? { hookSpecificOutput: { hookEventName: 'PreToolUse', ...updated } }
+        return decision.rewritten
+          ? {
+              hookSpecificOutput: {
+                hookEventName: 'PreToolUse',
+                updatedInput: toClaudeToolInput(input.tool_name, decision.args) as Record<
+                  string,
+                  unknown
+                >,
+              },
+            }
           : CONTINUE;
       },
     },
@@ -195,27 +210,27 @@ export function toClaudeAgentHooks(hw: ClaudeBridgeSource): ClaudeAgentHooks {
       kind: 'toolResult',
       async handle(input, context) {
         const call = fromClaudeTool(input.tool_name, input.tool_input);
-        const action = await stack.onToolResult(context, {
+        const decision = await afterToolCall(hooksOf(context), {
           toolName: call.toolName,
           toolCallId: input.tool_use_id,
           args: call.input,
-          presentation: input.tool_response,
-          raw: { result: input.tool_response },
+          result: input.tool_response,
           skipped: false,
         });
-        if (action.kind === 'stop') return stopped(action.reason);
-        if (action.kind === 'keep' && action.additionalContext === undefined) return CONTINUE;
+        if (decision === undefined) return CONTINUE;
+        if (decision.stop !== undefined) return stopped(decision.stop);
+        if (!decision.rewritten && decision.additionalContext === undefined) return CONTINUE;
         const mcp = input.tool_name.startsWith('mcp__');
         return {
           hookSpecificOutput: {
             hookEventName: 'PostToolUse',
-            ...(action.additionalContext === undefined
+            ...(decision.additionalContext === undefined
               ? {}
-              : { additionalContext: action.additionalContext }),
-            ...(action.kind === 'rewrite'
+              : { additionalContext: decision.additionalContext }),
+            ...(decision.rewritten
               ? mcp
-                ? { updatedMCPToolOutput: action.presentation }
-                : { updatedToolOutput: action.presentation }
+                ? { updatedMCPToolOutput: decision.presentation }
+                : { updatedToolOutput: decision.presentation }
               : {}),
           },
         };
@@ -225,19 +240,20 @@ export function toClaudeAgentHooks(hw: ClaudeBridgeSource): ClaudeAgentHooks {
       kind: 'toolFailure',
       async handle(input, context) {
         const call = fromClaudeTool(input.tool_name, input.tool_input);
-        const action = await stack.onToolFailure(context, {
+        const decision = await toolFailed(hooksOf(context), {
           toolName: call.toolName,
           toolCallId: input.tool_use_id,
           args: call.input,
           error: input.error,
         });
-        if (action.kind === 'stop') return stopped(action.reason);
-        return action.additionalContext === undefined
+        if (decision === undefined) return CONTINUE;
+        if (decision.stop !== undefined) return stopped(decision.stop);
+        return decision.additionalContext === undefined
           ? CONTINUE
           : {
               hookSpecificOutput: {
                 hookEventName: 'PostToolUseFailure',
-                additionalContext: action.additionalContext,
+                additionalContext: decision.additionalContext,
               },
             };
       },
@@ -246,15 +262,15 @@ export function toClaudeAgentHooks(hw: ClaudeBridgeSource): ClaudeAgentHooks {
       kind: 'promptSubmit',
       async handle(input, context) {
         turns.set(input.session_id, { prompt: input.prompt, continuations: 0 });
-        const action = await stack.onPromptSubmit(context, { prompt: input.prompt });
-        if (action.kind === 'stop') return stopped(action.reason);
-        if (action.kind === 'deny') return { decision: 'block', reason: action.reason };
-        return action.additionalContext === undefined
+        const decision = await submitPrompt(hooksOf(context), input.prompt, undefined);
+        if (decision.kind === 'stop') return stopped(decision.reason);
+        if (decision.kind === 'deny') return { decision: 'block', reason: decision.reason };
+        return decision.after === undefined
           ? CONTINUE
           : {
               hookSpecificOutput: {
                 hookEventName: 'UserPromptSubmit',
-                additionalContext: action.additionalContext,
+                additionalContext: decision.after,
               },
             };
       },
@@ -264,25 +280,18 @@ export function toClaudeAgentHooks(hw: ClaudeBridgeSource): ClaudeAgentHooks {
       async handle(input, context) {
         const turn = turnOf(input.session_id);
         if (!input.stop_hook_active) turn.continuations = 0;
-        const action = await stack.onStop(context, {
-          stopHookActive: input.stop_hook_active,
+        // The lifecycle's Stop rule and budget, as in every host.
+        const decision = await afterTurn(hooksOf(context), {
           prompt: turn.prompt,
-          promptResponse: input.last_assistant_message ?? '',
+          answer: () => input.last_assistant_message ?? '',
           continuations: turn.continuations,
-          continuationBudget: budget,
+          budget,
         });
-        if (action.kind === 'stop') return stopped(action.reason);
-        if (action.kind !== 'block') return CONTINUE;
-        if (turn.continuations >= budget) {
-          context.report({
-            level: 'warning',
-            text: `a Stop hook blocked again ("${action.reason}"), but this turn already continued ${turn.continuations} time(s) (stopContinuationsPerTurn: ${budget}); the turn ends`,
-            event: 'stop',
-          });
-          return CONTINUE;
+        if (decision.kind === 'continue') {
+          turn.continuations++;
+          return { decision: 'block', reason: decision.continuation };
         }
-        turn.continuations++;
-        return { decision: 'block', reason: action.reason };
+        return decision.status === 'stopped' ? stopped(decision.reason) : CONTINUE;
       },
     },
     StopFailure: {

@@ -87,7 +87,7 @@ export interface HookwireOptions {
   readonly permissionToolKinds?: PermissionToolKinds;
   /** Given to hooks as `HookContext.agentName`. */
   readonly agentName?: string;
-  /** Stop continuations per turn (a Stop hook's block), as `hookwire run`. Default 1. */
+  /** Stop continuations per turn (a Stop hook's block), as `hookwire run`. Default 8. */
   readonly stopContinuationsPerTurn?: number;
   /** Time given to Interrupt, StopFailure and SessionEnd hooks, in ms. Default 1500. */
   readonly closingHookBudgetMs?: number;

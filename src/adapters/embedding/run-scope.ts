@@ -11,6 +11,7 @@ import type { ObservedHookRun } from '../../events/observed-hook-run.ts';
 import { RunHookContext } from '../../hooks/hook-context.ts';
 import type { AgentPermissions } from '../../hooks/permissions/index.ts';
 import type { HookStack } from '../../hooks/stack/hook-stack.ts';
+import { stackHooks, type LifecycleHooks } from '../../lifecycle/index.ts';
 
 /** What the wrapped model and tools share with the instance that made them. */
 export interface HookwireCore {
@@ -32,6 +33,14 @@ export interface HookwireCore {
   recordHookRun?(run: ObservedHookRun, modelCall: number): void;
   /** True when hook runs are worth recording (the session writes a transcript). */
   readonly recording?: boolean;
+  /**
+   * Runs a closing hook (StopFailure, Interrupt) with a fresh context within the closing budget;
+   * absent: closing hooks fire like the others.
+   */
+  settleClosing?<T>(
+    event: string,
+    fire: (context: RunHookContext) => T | Promise<T>,
+  ): Promise<T | undefined>;
 }
 
 export class RunScope {
@@ -39,6 +48,7 @@ export class RunScope {
   readonly #signal: AbortSignal | undefined;
   readonly #isStreaming: boolean;
   #context: RunHookContext | undefined;
+  #lifecycle: LifecycleHooks | undefined;
   /** Model calls made in this run so far (the hook context's `turn`). */
   modelCalls = 0;
   /** Set when a hook asked to stop the run: the run ends after the current step. */
@@ -74,6 +84,23 @@ export class RunScope {
       });
     }
     return this.#context;
+  }
+
+  /** The run's hooks as the lifecycle's decision points fire them (see `src/lifecycle/`). */
+  get lifecycle(): LifecycleHooks {
+    if (this.#lifecycle === undefined) {
+      const core = this.#core;
+      const settle = core.settleClosing?.bind(core);
+      this.#lifecycle = stackHooks(
+        core.hooks,
+        () => this.context,
+        (report) => {
+          core.report(report);
+        },
+        settle === undefined ? undefined : (kind, fire) => settle(kind, fire),
+      );
+    }
+    return this.#lifecycle;
   }
 
   /** Counts a model call and advances the context's turn. */
