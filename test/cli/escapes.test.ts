@@ -53,8 +53,11 @@ async function markerProcesses(marker: string): Promise<number[]> {
   return found;
 }
 
-/** Waits (bounded) until no marker process runs; returns those still running at the bound. */
-async function survivorsAfter(marker: string, boundMs = 5000): Promise<number[]> {
+/**
+ * Waits until no marker process runs; returns those still running at the bound. The bound only
+ * ends the wait for a real survivor (the marker sleeps 120 s): killing takes a 2 s grace at most.
+ */
+async function survivorsAfter(marker: string, boundMs = 15_000): Promise<number[]> {
   const deadline = Date.now() + boundMs;
   for (;;) {
     const running = await markerProcesses(marker);
