@@ -96,6 +96,9 @@ export async function runKnownSession(
       sandbox.project,
       '--output-format',
       'json',
+      // The failClosed Stop guard times out on every stop: one continuation, then the budget ends.
+      '--max-stop-continuations',
+      '1',
       'Tidy the workspace',
     ],
     { env: sandbox.env },
