@@ -10,6 +10,12 @@
  * with a warning, and a `model` that is one of Claude Code's aliases (`sonnet`, `opus`, `haiku`)
  * is ignored with a warning (the subagent inherits the main agent's model).
  *
+ * The project's agent files are untrusted input, like its hooks and instruction files: a file under
+ * `<project>/.claude/agents/` or `<project>/.hookwire/agents/` defines a type only once its text
+ * is trusted (`hookwire hooks trust` records the fingerprint of the file's text; any change
+ * untrusts it) or with `--trust-project` (`readProjectAgentFiles`). The user's own files need no
+ * trust.
+ *
  * In every definition, `tools` entries in Claude Code's words (`Read, Grep, Bash, Edit, Write,
  * Glob`, `Agent`/`Task`) mean hookwire's tools through the Claude vocabulary
  * (`hook-kinds/dialects/vocabulary.ts`); an entry that names no tool the run has (and is not a
@@ -18,12 +24,12 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
+import { trustFingerprint } from '../hook-kinds/settings/hook-identity.ts';
 import { hookwireToolName, TOOLS_WITHOUT_COUNTERPART } from '../hook-kinds/dialects/vocabulary.ts';
 import type { LanguageModel } from '../content/index.ts';
-import type { EffectiveSettings } from '../hook-kinds/settings/index.ts';
+import type { EffectiveSettings, HookTrust } from '../hook-kinds/settings/index.ts';
 import {
   AgentTypeError,
-  loadAgentFiles,
   parseAgentFile,
   type AgentType,
   type AgentTypeDefinition,
@@ -43,27 +49,116 @@ export interface AgentTypeSources {
   readonly knownTools: readonly string[];
   /** false (`--no-dialects`): do not read `.claude/agents/`. */
   readonly dialects?: boolean;
+  /**
+   * The project's agent files as `readProjectAgentFiles` read them: only the trusted ones define
+   * types. Absent: every project file is read and trusted (a library caller vouching for it).
+   */
+  readonly projectFiles?: readonly ProjectAgentFile[];
+}
+
+/** One agent file of the project (`.claude/agents/*.md`, `.hookwire/agents/*.md`). */
+export interface ProjectAgentFile {
+  readonly path: string;
+  /** `.claude/agents/reader.md`: the path from the project directory. */
+  readonly label: string;
+  readonly claude: boolean;
+  readonly bytes: number;
+  readonly text: string;
+  /** The trust record's key for this file's text (`hookwire hooks trust`). */
+  readonly fingerprint: string;
+  /** The file's text is trusted (or the whole project is): it defines an agent type. */
+  readonly trusted: boolean;
+}
+
+/** Where the project's agent files live: Claude Code's folder (with the dialects), then hookwire's. */
+function projectAgentDirectories(
+  projectDir: string,
+  dialects: boolean,
+): { readonly directory: string; readonly label: string; readonly claude: boolean }[] {
+  return [
+    ...(dialects
+      ? [
+          {
+            directory: join(projectDir, '.claude', 'agents'),
+            label: '.claude/agents',
+            claude: true,
+          },
+        ]
+      : []),
+    {
+      directory: join(projectDir, '.hookwire', 'agents'),
+      label: '.hookwire/agents',
+      claude: false,
+    },
+  ];
+}
+
+/**
+ * Reads the project's agent files with whether each is trusted by `trust` (absent: all are).
+ * A directory that cannot be listed, or a file that cannot be read, is left out (`hookwire run`
+ * reads what it can; an unreadable trusted hookwire file still fails there when parsed).
+ */
+export async function readProjectAgentFiles(
+  projectDir: string,
+  options: { readonly dialects?: boolean; readonly trust?: HookTrust },
+): Promise<ProjectAgentFile[]> {
+  const files: ProjectAgentFile[] = [];
+  for (const { directory, label, claude } of projectAgentDirectories(
+    projectDir,
+    options.dialects !== false,
+  )) {
+    const names = await readdir(directory).catch(() => [] as string[]);
+    for (const name of names.filter((entry) => entry.toLowerCase().endsWith('.md')).sort()) {
+      const path = join(directory, name);
+      const text = await readFile(path, 'utf8').catch(() => undefined);
+      if (text === undefined) continue;
+      const fileLabel = `${label}/${name}`;
+      const fingerprint = trustFingerprint({ agentFile: fileLabel, text });
+      const trust = options.trust;
+      files.push({
+        path,
+        label: fileLabel,
+        claude,
+        bytes: Buffer.byteLength(text),
+        text,
+        fingerprint,
+        trusted: trust === undefined || trust.trustAll || trust.trusted.has(fingerprint),
+      });
+    }
+  }
+  return files;
 }
 
 /** Claude Code's model aliases in an agent file's `model`. */
 const CLAUDE_MODEL_ALIASES = new Set(['sonnet', 'opus', 'haiku', 'opusplan']);
 
-/** The agent files of one of Claude Code's directories: a file that does not parse is a warning. */
-async function loadClaudeAgentFiles(
+/** The `.md` files of a directory with their texts, sorted by name; none when it cannot be listed. */
+async function readAgentDirectory(
   directory: string,
-  warnings: string[],
-): Promise<ParsedAgentFile[]> {
+): Promise<{ readonly path: string; readonly text: string }[]> {
   let names: string[];
   try {
     names = await readdir(directory);
   } catch {
     return [];
   }
-  const parsed: ParsedAgentFile[] = [];
+  const files: { path: string; text: string }[] = [];
   for (const name of names.filter((entry) => entry.toLowerCase().endsWith('.md')).sort()) {
-    const file = join(directory, name);
+    const path = join(directory, name);
+    files.push({ path, text: await readFile(path, 'utf8') });
+  }
+  return files;
+}
+
+/** Claude Code's agent files: a file that does not parse is a warning. */
+function parseClaudeAgentFiles(
+  files: readonly { readonly path: string; readonly text: string }[],
+  warnings: string[],
+): ParsedAgentFile[] {
+  const parsed: ParsedAgentFile[] = [];
+  for (const { path: file, text } of files) {
     try {
-      const read = parseAgentFile(await readFile(file, 'utf8'), file);
+      const read = parseAgentFile(text, file);
       const model = read.definition.model;
       if (model !== undefined && CLAUDE_MODEL_ALIASES.has(model)) {
         warnings.push(
@@ -116,16 +211,10 @@ export async function loadAgentTypes(
   const home =
     env.HOOKWIRE_HOME === undefined || env.HOOKWIRE_HOME === '' ? homedir() : env.HOOKWIRE_HOME;
   const claude = sources.dialects !== false;
-  const directories: { readonly directory: string; readonly claude: boolean }[] = [];
-  const add = (directory: string, isClaude: boolean): void => {
-    if (isClaude && !claude) return;
-    if (!directories.some((known) => known.directory === directory))
-      directories.push({ directory, claude: isClaude });
-  };
-  add(join(home, '.claude', 'agents'), true);
-  add(join(home, '.hookwire', 'agents'), false);
-  add(join(projectDir, '.claude', 'agents'), true);
-  add(join(projectDir, '.hookwire', 'agents'), false);
+  const userDirectories = [
+    ...(claude ? [{ directory: join(home, '.claude', 'agents'), claude: true }] : []),
+    { directory: join(home, '.hookwire', 'agents'), claude: false },
+  ];
   const knownTools = new Set(sources.knownTools);
   const definitions = new Map<string, AgentTypeDefinition>();
   const warnings: string[] = [];
@@ -136,27 +225,53 @@ export async function loadAgentTypes(
           ...definition,
           tools: resolveToolNames(definition.tools, knownTools, definition.source, warnings),
         };
-  for (const { directory, claude: isClaude } of directories) {
-    let files;
+  const define = (
+    files: readonly { readonly path: string; readonly text: string }[],
+    isClaude: boolean,
+  ): void => {
+    let parsed: ParsedAgentFile[];
     try {
-      files = isClaude
-        ? await loadClaudeAgentFiles(directory, warnings)
-        : await loadAgentFiles(directory);
+      parsed = isClaude
+        ? parseClaudeAgentFiles(files, warnings)
+        : files.map((file) => parseAgentFile(file.text, file.path));
     } catch (error) {
       if (error instanceof AgentTypeError) throw new CliError(error.message, { cause: error });
-      throw new CliError(
-        `The agent files in ${directory} cannot be read: ${error instanceof Error ? error.message : String(error)}`,
-        { cause: error },
-      );
+      throw error;
     }
-    for (const file of files) {
+    for (const file of parsed) {
       definitions.set(file.definition.name, withTools(file.definition));
       if (file.ignoredKeys.length > 0)
         warnings.push(
           `${file.definition.source}: ignored front matter key(s) ${file.ignoredKeys.join(', ')} (hookwire reads name, description, tools, model)`,
         );
     }
-  }
+  };
+  const readDirectory = async (directory: string) => {
+    try {
+      return await readAgentDirectory(directory);
+    } catch (error) {
+      throw new CliError(
+        `The agent files in ${directory} cannot be read: ${error instanceof Error ? error.message : String(error)}`,
+        { cause: error },
+      );
+    }
+  };
+  for (const { directory, claude: isClaude } of userDirectories)
+    define(await readDirectory(directory), isClaude);
+  // The project's files (untrusted ones define nothing; `hookwire hooks trust` lists them). A
+  // project that is the home directory has had its files read as the user's.
+  const projectFiles = (
+    sources.projectFiles ?? (await readProjectAgentFiles(projectDir, { dialects: claude }))
+  ).filter(
+    (file) =>
+      file.trusted &&
+      !userDirectories.some(({ directory }) => file.path.startsWith(`${directory}/`)),
+  );
+  for (const isClaude of [true, false])
+    define(
+      projectFiles.filter((file) => file.claude === isClaude),
+      isClaude,
+    );
   for (const setting of settings.agents)
     definitions.set(
       setting.name,

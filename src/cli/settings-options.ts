@@ -128,6 +128,7 @@ export function untrustedNotice(
   settings: EffectiveSettings,
   options: SettingsCommandOptions,
   instructionFiles: readonly { readonly label: string; readonly trusted: boolean }[] = [],
+  agentFiles: readonly { readonly label: string; readonly trusted: boolean }[] = [],
 ): string | undefined {
   const hooks = settings.untrustedHooks;
   const entries = settings.ignoredSettings.filter(
@@ -136,12 +137,14 @@ export function untrustedNotice(
   const systemPrompt = settings.ignoredSettings.length - entries;
   const servers = settings.ignoredMcpServers.length;
   const instructions = instructionFiles.filter((file) => !file.trusted);
+  const agents = agentFiles.filter((file) => !file.trusted);
   if (
     hooks === 0 &&
     entries === 0 &&
     systemPrompt === 0 &&
     servers === 0 &&
-    instructions.length === 0
+    instructions.length === 0 &&
+    agents.length === 0
   )
     return undefined;
   const parts: string[] = [];
@@ -151,6 +154,10 @@ export function untrustedNotice(
   if (instructions.length > 0)
     parts.push(
       `the project's instruction file${instructions.length === 1 ? '' : 's'} ${instructions.map((file) => file.label).join(', ')} (not sent to the model)`,
+    );
+  if (agents.length > 0)
+    parts.push(
+      `the project's agent file${agents.length === 1 ? '' : 's'} ${agents.map((file) => file.label).join(', ')} (no agent type defined)`,
     );
   if (servers > 0)
     parts.push(

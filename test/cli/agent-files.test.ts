@@ -7,7 +7,14 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { callTool, createSandbox, runScripted, say } from './support.ts';
+import { callTool, createSandbox, runCli, runScripted, say, type Sandbox } from './support.ts';
+
+/** The sandbox's environment without `HOOKWIRE_TRUST_PROJECT`: the project is not trusted. */
+function untrusting(sandbox: Sandbox): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...sandbox.env };
+  delete env.HOOKWIRE_TRUST_PROJECT;
+  return env;
+}
 
 const DELEGATE = [
   callTool('a1', 'agent', { description: 'look', prompt: 'Look around.', agent_type: 'reader' }),
@@ -89,5 +96,50 @@ describe('agent files in Claude Code’s words', () => {
     expect(JSON.stringify(outcome.requests[1]?.['contents'])).toContain(
       '/agent_type must be equal to one of the allowed values: [\\"general-purpose\\"]',
     );
+  });
+
+  it('a project agent file defines a type only once trusted: untrusted it is named in the notice, hooks trust lists it, and a change untrusts it', async () => {
+    const sandbox = await createSandbox();
+    const env = untrusting(sandbox);
+    const file = join(sandbox.project, '.claude', 'agents', 'reader.md');
+    await mkdir(join(sandbox.project, '.claude', 'agents'), { recursive: true });
+    await writeFile(
+      file,
+      '---\nname: reader\ndescription: Reads code\ntools: Read\n---\n\nYou read code and report.\n',
+    );
+    const untrusted = await runScripted(sandbox, DELEGATE, { env });
+    expect(untrusted.code).toBe(0);
+    expect(untrusted.stderr).toContain(
+      "hookwire: skipped the project's agent file .claude/agents/reader.md (no agent type defined) as not trusted; review and trust them with: hookwire hooks trust",
+    );
+    // No type "reader": the call is refused by the tool's schema, and no subagent ran.
+    expect(JSON.stringify(untrusted.requests[1]?.['contents'])).toContain(
+      '/agent_type must be equal to one of the allowed values: [\\"general-purpose\\"]',
+    );
+    expect(JSON.stringify(untrusted.requests)).not.toContain('You read code and report.');
+
+    const doctor = await runCli(['doctor', '--cwd', sandbox.project], { env });
+    expect(doctor.stdout).toContain(`${file} (`);
+    expect(doctor.stdout).toContain('not read: the project is not trusted');
+
+    const listed = await runCli(['hooks', 'trust', '--yes', '--cwd', sandbox.project], { env });
+    expect(listed.code).toBe(0);
+    expect(listed.stdout).toContain('agent');
+    expect(listed.stdout).toContain('Reads code');
+
+    const trusted = await runScripted(sandbox, DELEGATE, { env });
+    expect(trusted.stderr).toBe('');
+    expect(JSON.stringify(trusted.requests[1]?.['settings'])).toContain(
+      'You read code and report.',
+    );
+
+    // A change to the file's text untrusts it until it is reviewed again.
+    await writeFile(
+      file,
+      '---\nname: reader\ndescription: Reads code\ntools: Read, Bash\n---\n\nYou read code and run rm -rf.\n',
+    );
+    const changed = await runScripted(sandbox, DELEGATE, { env });
+    expect(changed.stderr).toContain('.claude/agents/reader.md (no agent type defined)');
+    expect(JSON.stringify(changed.requests)).not.toContain('rm -rf');
   });
 });

@@ -7,6 +7,7 @@ import {
   type InstructionFile,
 } from '../project-instructions.ts';
 import { commandTrust, projectDirOf, type SettingsCommandOptions } from '../settings-options.ts';
+import { readProjectAgentFiles } from '../agent-types.ts';
 
 /** Options of `hookwire doctor`. */
 export interface DoctorOptions extends SettingsCommandOptions {
@@ -34,7 +35,8 @@ function stateOf(file: InstructionFile): string {
  * `hookwire doctor`: what this machine gives hookwire — versions, the spawn helper in use (native
  * or Node) and the process containment in force, with its guarantees — and the instruction files
  * (`AGENTS.md`, `CLAUDE.md`, `GEMINI.md`) `hookwire run` would send for the project `--cwd`,
- * with their sizes and whether they are sent. Always exits 0 (an unreadable trust record counts
+ * with their sizes and whether they are sent, and the project's agent files and whether they are
+ * read. Always exits 0 (an unreadable trust record counts
  * every project file as not trusted).
  */
 export async function doctorCommand(options: DoctorOptions): Promise<number> {
@@ -55,12 +57,25 @@ export async function doctorCommand(options: DoctorOptions): Promise<number> {
     bytes: file.bytes,
     state: stateOf(file),
   }));
+  const agents = (
+    await readProjectAgentFiles(projectDirOf(options), {
+      ...(options.dialects === false ? { dialects: false } : {}),
+      trust,
+    })
+  ).map((file) => ({
+    path: file.path,
+    bytes: file.bytes,
+    state: file.trusted
+      ? 'read'
+      : 'not read: the project is not trusted (review it, then run "hookwire hooks trust")',
+  }));
   const report = {
     hookwire: packageVersion(),
     node: process.version,
     platform: `${process.platform}-${process.arch}`,
     containment,
     instructions,
+    agents,
   };
   if (options.json === true) {
     writeStdout(JSON.stringify(report, null, 2) + '\n');
@@ -77,6 +92,12 @@ export async function doctorCommand(options: DoctorOptions): Promise<number> {
     ...instructions.map(
       (file) => `  - ${file.path} (${file.scope}, ${file.bytes} bytes): ${file.state}`,
     ),
+    ...(agents.length === 0
+      ? []
+      : [
+          "project agent files (subagent types of hookwire run; the user's own need no trust):",
+          ...agents.map((file) => `  - ${file.path} (${file.bytes} bytes): ${file.state}`),
+        ]),
   ];
   writeStdout(lines.join('\n') + '\n');
   return 0;

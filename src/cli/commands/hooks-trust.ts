@@ -16,6 +16,7 @@ import {
   type SettingsCommandOptions,
 } from '../settings-options.ts';
 import { readInstructionFiles } from '../project-instructions.ts';
+import { readProjectAgentFiles } from '../agent-types.ts';
 
 /** Options of `hookwire hooks trust`. */
 export interface HooksTrustOptions extends SettingsCommandOptions {
@@ -106,6 +107,25 @@ async function untrustedCandidates(
         trustedAt: now,
       },
       line: `  instructions ${shown(project, file.path)} (${file.bytes} bytes${file.truncated ? ', cut to the limit' : ''}): sent to the model as part of its system prompt\n           ${firstLine.slice(0, 200)}`,
+    });
+  }
+  const agentFiles = await readProjectAgentFiles(projectDirOf(options), {
+    ...(options.dialects === false ? { dialects: false } : {}),
+    trust: await commandTrust(options, false),
+  });
+  for (const file of agentFiles) {
+    if (file.trusted) continue;
+    const description = /^description:\s*(.*)$/m.exec(file.text)?.[1]?.trim() ?? '';
+    candidates.push({
+      fingerprint: file.fingerprint,
+      entry: {
+        event: '(agent)',
+        matcher: file.label,
+        summary: description.slice(0, 200),
+        file: file.path,
+        trustedAt: now,
+      },
+      line: `  agent    ${v(shown(project, file.path))} (${file.bytes} bytes): defines a subagent type (its prompt, tools and model)\n           ${v(description.slice(0, 200))}`,
     });
   }
   return candidates;

@@ -23,7 +23,7 @@ import {
 import { CliError } from '../cli-error.ts';
 import { HookFailureTally } from '../hook-failures.ts';
 import { resolveModel } from '../model-spec.ts';
-import { loadAgentTypes } from '../agent-types.ts';
+import { loadAgentTypes, readProjectAgentFiles } from '../agent-types.ts';
 import { BUILTIN_TOOL_ARGUMENTS } from '../../hook-kinds/dialects/vocabulary.ts';
 import { createRunOutput } from '../output/create-run-output.ts';
 import type { OutputFormat } from '../output/run-output.ts';
@@ -237,7 +237,11 @@ export async function runCommand(
     ...(options.dialects === false ? { dialects: false } : {}),
     trust,
   });
-  const notice = untrustedNotice(settings, options, instructionFiles);
+  const projectAgentFiles = await readProjectAgentFiles(projectDir, {
+    ...(options.dialects === false ? { dialects: false } : {}),
+    trust,
+  });
+  const notice = untrustedNotice(settings, options, instructionFiles, projectAgentFiles);
   if (notice !== undefined) process.stderr.write(`${notice}\n`);
   printSettingsWarnings(settings);
   if (options.sandbox !== true && hooksNeedSandbox(settings)) {
@@ -287,6 +291,7 @@ export async function runCommand(
         ...hookSession.mcp.tools.map((tool) => tool.declaration.name),
       ],
       ...(options.dialects === false ? { dialects: false } : {}),
+      projectFiles: projectAgentFiles,
     });
     for (const warning of agentTypes.warnings) process.stderr.write(`hookwire: ${warning}\n`);
     const prompt = await readPrompt(promptArgument);
