@@ -44,19 +44,9 @@ export {
   type Usage,
 } from './content/index.ts';
 
-// wire: the v2 hook envelopes, decoders, merge rules
+// wire: the v2 hook envelopes (their decoders and merge rules are in `hookwire/internal`)
 export {
   WireDecodeError,
-  aggregateToolChoice,
-  decodeHookLLMRequest,
-  decodeHookLLMRequestOverride,
-  decodeHookLLMResponse,
-  decodeToolChoice,
-  mergeHookLLMRequest,
-  mergeLLMRequestOverrides,
-  parseHookStdout,
-  toHookLLMRequest,
-  toHookLLMResponse,
   type HookLLMRequest,
   type HookLLMRequestOverride,
   type HookLLMResponse,
@@ -68,9 +58,7 @@ export {
 export {
   HOOK_EVENT_ALIASES,
   HOOK_EVENT_NAMES,
-  buildHookInput,
   canonicalEventName,
-  decodeHookOutput,
   type HookEventAlias,
   type HookEventName,
   type HookInput,

@@ -6,6 +6,15 @@ import * as providers from '../src/providers.ts';
 import * as testing from '../src/testing.ts';
 import * as aiSdk from '../src/ai-sdk.ts';
 import * as claudeAgentSdk from '../src/claude-agent-sdk.ts';
+import * as internal from '../src/internal.ts';
+
+/** The names an entry point exports as types only (`type Name` in its export lists), sorted. */
+function typeExports(entry: string): string[] {
+  const source = readFileSync(resolve(import.meta.dirname, '..', 'src', entry), 'utf8');
+  return [...source.matchAll(/^\s+type (\w+)(?: as (\w+))?,$/gm)]
+    .map((match) => match[2] ?? match[1] ?? '')
+    .sort();
+}
 
 describe('the public surface', () => {
   it('hookwire exports exactly these runtime names', () => {
@@ -43,20 +52,13 @@ describe('the public surface', () => {
         "ToolResultAction",
         "ToolSelectionAction",
         "WireDecodeError",
-        "aggregateToolChoice",
         "applyRequestPatch",
-        "buildHookInput",
         "builtinTools",
         "canonicalEventName",
         "createAgent",
         "createCommandHooks",
         "createCommandRunner",
         "createHookContext",
-        "decodeHookLLMRequest",
-        "decodeHookLLMRequestOverride",
-        "decodeHookLLMResponse",
-        "decodeHookOutput",
-        "decodeToolChoice",
         "fireCommandHooks",
         "isFinishReason",
         "isTruncatedOutput",
@@ -64,22 +66,158 @@ describe('the public surface', () => {
         "loadAgentFiles",
         "loadHookSettings",
         "loadSettings",
-        "mergeHookLLMRequest",
-        "mergeLLMRequestOverrides",
         "mergeRequestPatches",
         "message",
         "openHookSession",
         "parseAgentFile",
-        "parseHookStdout",
         "readTranscript",
         "reconcileFinishReason",
         "scratchpadKey",
         "text",
         "textOf",
-        "toHookLLMRequest",
-        "toHookLLMResponse",
         "toolCallsOf",
         "toolPairingProblems",
+      ]
+    `);
+  });
+
+  it('hookwire/internal exports exactly the wire codec: the decoders and merge rules the root leaves out', () => {
+    expect(Object.keys(internal).sort()).toMatchInlineSnapshot(`
+      [
+        "aggregateToolChoice",
+        "buildHookInput",
+        "decodeHookLLMRequest",
+        "decodeHookLLMRequestOverride",
+        "decodeHookLLMResponse",
+        "decodeHookOutput",
+        "decodeToolChoice",
+        "mergeHookLLMRequest",
+        "mergeLLMRequestOverrides",
+        "parseHookStdout",
+        "toHookLLMRequest",
+        "toHookLLMResponse",
+      ]
+    `);
+    for (const name of Object.keys(internal)) expect(Object.keys(hookwire)).not.toContain(name);
+  });
+
+  it('hookwire exports exactly these type names', () => {
+    expect(typeExports('index.ts')).toMatchInlineSnapshot(`
+      [
+        "Agent",
+        "AgentHook",
+        "AgentOptions",
+        "AgentType",
+        "AgentTypeDefinition",
+        "ApprovalAnswer",
+        "ApprovalRequest",
+        "Awaitable",
+        "BlockType",
+        "CommandHookConfig",
+        "CommandHookOptions",
+        "CommandResult",
+        "CommandRunner",
+        "CompactOptions",
+        "CompactionOutcome",
+        "CompletionCallEvent",
+        "CompletionResponseEvent",
+        "ContentBlock",
+        "EffectiveSettings",
+        "FinishInfo",
+        "FinishReason",
+        "FireResult",
+        "GenerationSettings",
+        "HookContext",
+        "HookContextOptions",
+        "HookEventAlias",
+        "HookEventKind",
+        "HookEventName",
+        "HookGroupConfig",
+        "HookInput",
+        "HookLLMRequest",
+        "HookLLMRequestOverride",
+        "HookLLMResponse",
+        "HookOutput",
+        "HookReport",
+        "HookRunDecision",
+        "HookRunRecord",
+        "HookRunStatus",
+        "HookSession",
+        "HookSessionOptions",
+        "HookSettingsOptions",
+        "HookStackOptions",
+        "HookStdout",
+        "InterruptEvent",
+        "InvalidToolCallEvent",
+        "LanguageModel",
+        "LoopSpan",
+        "LoopSpanOptions",
+        "LoopTracer",
+        "McpContext",
+        "MediaBlock",
+        "Message",
+        "ModelCallOptions",
+        "ModelErrorKind",
+        "ModelOutputEvent",
+        "ModelRequest",
+        "ModelResponse",
+        "ModelSelectionEvent",
+        "ModelStreamPart",
+        "ModelTurnFinishedEvent",
+        "NotificationEvent",
+        "ObservedHookRun",
+        "ObservedHookRunStatus",
+        "OpenSessionOptions",
+        "PermissionApprover",
+        "PermissionRequestEvent",
+        "PostCompactEvent",
+        "PreCompactEvent",
+        "PromptSubmitEvent",
+        "ProviderMetadata",
+        "ReasoningDeltaEvent",
+        "ReasoningSettings",
+        "RegisteredEventName",
+        "RequestPatch",
+        "RunCommandOptions",
+        "RunEvent",
+        "RunHandle",
+        "RunOptions",
+        "RunResult",
+        "RunStatus",
+        "ScratchpadKey",
+        "SessionEndEvent",
+        "SessionInfo",
+        "SessionStartEvent",
+        "SettingsIssue",
+        "SpanAttributeValue",
+        "SpanAttributes",
+        "Speaker",
+        "StopEvent",
+        "StopFailureEvent",
+        "StreamFinishEvent",
+        "SubagentIdentity",
+        "SubagentOptions",
+        "SubagentStartEvent",
+        "SubagentStopEvent",
+        "TextBlock",
+        "TextDeltaEvent",
+        "ThinkingBlock",
+        "Tool",
+        "ToolCallAsk",
+        "ToolCallBlock",
+        "ToolCallDeltaEvent",
+        "ToolCallEvent",
+        "ToolCallResolution",
+        "ToolChoice",
+        "ToolDeclaration",
+        "ToolExecutionContext",
+        "ToolFailureEvent",
+        "ToolResponseBlock",
+        "ToolResultEvent",
+        "ToolSelectionEvent",
+        "TranscriptRecord",
+        "Usage",
+        "WireDecodeResult",
       ]
     `);
   });
@@ -176,7 +314,7 @@ describe('the public surface', () => {
     ]);
   });
 
-  it('the package.json exports map points at the seven entries', () => {
+  it('the package.json exports map points at the entries', () => {
     const manifest = JSON.parse(
       readFileSync(resolve(import.meta.dirname, '../package.json'), 'utf8'),
     ) as {
@@ -189,6 +327,7 @@ describe('the public surface', () => {
       './providers',
       './ai-sdk',
       './claude-agent-sdk',
+      './internal',
       './otel',
       './package.json',
     ]);

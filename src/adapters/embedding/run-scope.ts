@@ -122,12 +122,3 @@ export function inRunScope<T>(scope: RunScope, body: () => T): T {
 export function activeScope(): RunScope | undefined {
   return storage.getStore();
 }
-
-/** The scope of the run in progress, or a fresh one for a call made outside any. */
-export function currentScope(
-  core: HookwireCore,
-  signal: AbortSignal | undefined,
-  isStreaming: boolean,
-): RunScope {
-  return storage.getStore() ?? new RunScope(core, signal, isStreaming);
-}
