@@ -15,13 +15,13 @@ export class HookFailureTally {
 
   /** Counts one settled hook run. */
   add(record: HookRunRecord): void {
-    const key = JSON.stringify([record.name, record.command]);
+    const key = JSON.stringify([record.name, record.target]);
     let entry = this.#hooks.get(key);
     if (entry === undefined) {
       entry = {
         hook: record.name,
         event: record.event,
-        command: record.command,
+        command: record.target,
         runs: 0,
         failures: 0,
         last: '',

@@ -276,8 +276,13 @@ export interface HookRunRecord {
   /** The event as registered in settings (canonical name or alias). */
   readonly event: RegisteredEventName;
   readonly name: string;
-  /** What the hook runs: its command (command, process), url (http) or prompt (prompt). */
-  readonly command: string;
+  /** The hook's kind: its settings `type` (`command`, `process`, `http`, `prompt`, …). */
+  readonly kind: string;
+  /**
+   * What the hook runs, in its kind's words (`HookKind.target`): the command line (command,
+   * process), the URL (http), the prompt (prompt).
+   */
+  readonly target: string;
   readonly exitCode: number | null;
   readonly signal: string | null;
   readonly durationMs: number;

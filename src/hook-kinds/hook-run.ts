@@ -129,7 +129,8 @@ export function interpretExecution(
   const facts: HookRunFacts = {
     event: request.registeredAs,
     name: hook.name,
-    command: target,
+    kind: hook.type,
+    target,
     exitCode: execution.exitCode ?? null,
     signal: execution.signal ?? null,
     durationMs: Math.round(execution.durationMs),

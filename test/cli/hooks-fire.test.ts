@@ -96,6 +96,8 @@ describe('hookwire hooks fire', () => {
       {
         name: 'allow',
         command: allow,
+        kind: 'command',
+        target: allow,
         exitCode: 0,
         signal: null,
         durationMs: expect.any(Number) as number,

@@ -80,7 +80,11 @@ describe('http hooks', () => {
   it('POSTs the payload as JSON and reads a JSON answer as command-hook output', async () => {
     const run = await fire(httpHook(`${base}/deny`));
     expect(run.combined.denyReasons).toEqual(['no shell']);
-    expect(run.outcomes[0]?.record).toMatchObject({ status: 'blocked', command: `${base}/deny` });
+    expect(run.outcomes[0]?.record).toMatchObject({
+      status: 'blocked',
+      kind: 'http',
+      target: `${base}/deny`,
+    });
     const request = received.find((entry) => entry.path === '/deny');
     expect(request?.headers['content-type']).toBe('application/json');
     expect(JSON.parse(request?.body ?? '')).toEqual(toolPayload('allow'));

@@ -37,7 +37,8 @@ export function interpretRun(
   const facts: HookRunFacts = {
     event: registeredAs,
     name: hook.name,
-    command: hook.command,
+    kind: hook.type,
+    target: hook.command,
     exitCode: result.exitCode,
     signal: result.signal,
     durationMs: Math.round(result.durationMs),

@@ -26,7 +26,10 @@ import type { HookKindStates } from '../hook-kind.ts';
 import { hookGroupsFor, type EffectiveSettings } from '../settings/index.ts';
 
 /** One hook run in the output of `hookwire hooks fire`. */
-export type FireHookEntry = Omit<HookRunRecord, 'event' | 'detail'>;
+export type FireHookEntry = Omit<HookRunRecord, 'event' | 'detail'> & {
+  /** The same as `target` (the field `hooks fire` has always printed). */
+  readonly command: string;
+};
 
 /** What `hookwire hooks fire` prints. */
 export interface FireResult {
@@ -148,7 +151,11 @@ export async function fireCommandHooks(
     // The fields in the order the issue lists them.
     hooks: records.map((record) => ({
       name: record.name,
-      command: record.command,
+      // `command` as `hooks fire` has always printed it (scripts read it); `kind` and `target`
+      // say what it is for any kind.
+      command: record.target,
+      kind: record.kind,
+      target: record.target,
       exitCode: record.exitCode,
       signal: record.signal,
       durationMs: record.durationMs,

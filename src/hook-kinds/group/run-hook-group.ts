@@ -123,7 +123,8 @@ function notStartedOutcome(
     {
       event: group.registeredAs,
       name: hook.name,
-      command: kindOf(hook).target(hook),
+      kind: hook.type,
+      target: kindOf(hook).target(hook),
       exitCode: null,
       signal: null,
       durationMs: 0,
