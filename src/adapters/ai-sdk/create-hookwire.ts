@@ -58,6 +58,7 @@ import {
   withRounds,
 } from './ai-sdk-turn.ts';
 import { fromModelMessages } from './model-messages.ts';
+import { spliceStream } from './spliced-stream.ts';
 import { withStepRecords } from './step-records.ts';
 import { hookedToolApproval } from './tool-approval.ts';
 import { hookwireAgent, type HookwireAgent } from './tool-loop-agent.ts';
@@ -465,72 +466,26 @@ class AiSdkHookwire implements Hookwire {
       }
     };
 
-    let settle!: { resolve: () => void; reject: (error: unknown) => void };
-    const done = new Promise<void>((resolve, reject) => {
-      settle = { resolve, reject };
-    });
-    // Nobody may await a promise of the result: the rejection is reported there, never unhandled.
-    done.catch(() => undefined);
-    const source = new ReadableStream<Part>({
-      start: (controller) => {
-        // As the AI SDK does, a failure is an `error` part and the stream ends; the promises of
-        // the result reject with it.
-        const fail = (error: unknown): void => {
-          controller.close();
-          settle.reject(error instanceof Error ? error : new Error(errorText(error)));
-        };
-        let driven: Promise<unknown>;
-        try {
-          const prepared = this.#prepare(options, scope);
-          driven = needsScope(options, prepared)
-            ? inRunScope(scope, () => drive(controller, prepared))
-            : drive(controller, prepared);
-        } catch (error) {
-          driven = Promise.reject(error instanceof Error ? error : new Error(errorText(error)));
-        }
-        driven.then(
-          (failure) => {
-            if (failure === undefined) {
-              controller.close();
-              settle.resolve();
-            } else fail(failure);
-          },
-          (error: unknown) => {
-            controller.enqueue({ type: 'error', error });
-            fail(error);
-          },
-        );
+    const spliced = spliceStream<Part>(
+      (controller) => {
+        const prepared = this.#prepare(options, scope);
+        return needsScope(options, prepared)
+          ? inRunScope(scope, () => drive(controller, prepared))
+          : drive(controller, prepared);
       },
-    });
-    const [full, forText] = source.tee();
-    const textStream = forText.pipeThrough(
-      new TransformStream<Part, string>({
-        transform(part, controller) {
-          if (part.type === 'text-delta') controller.enqueue(part.text);
-        },
-      }),
+      (error) => ({ type: 'error', error }),
+      (part) => (part.type === 'text-delta' ? part.text : undefined),
     );
-    const after = <T>(value: () => T): Promise<T> => {
-      const promise = done.then(value);
-      promise.catch(() => undefined);
-      return promise;
-    };
+    type Result = HookwireStreamTextResult<TOOLS, CONTEXT, OUTPUT>;
     return {
-      fullStream: full as HookwireStreamTextResult<TOOLS, CONTEXT, OUTPUT>['fullStream'],
-      textStream: textStream as HookwireStreamTextResult<TOOLS, CONTEXT, OUTPUT>['textStream'],
-      text: after(() => text),
-      finishReason: after(() => finishReason),
-      steps: after(() => steps),
-      responseMessages: after(() => added),
-      rounds: after(() => rounds),
-      consumeStream: async () => {
-        // The text branch is not read: cancel it so the tee does not buffer it.
-        await textStream.cancel().catch(() => undefined);
-        for await (const _part of full) {
-          // drained
-        }
-        await done;
-      },
+      fullStream: spliced.fullStream as Result['fullStream'],
+      textStream: spliced.textStream as Result['textStream'],
+      text: spliced.after(() => text),
+      finishReason: spliced.after(() => finishReason),
+      steps: spliced.after(() => steps),
+      responseMessages: spliced.after(() => added),
+      rounds: spliced.after(() => rounds),
+      consumeStream: () => spliced.consume(),
     };
   }
 }
