@@ -160,7 +160,7 @@ describe('helper runner', () => {
     const hookPid = Number((await waitForFile(readyFile)).trim());
     expect(await isRunning(helperPid)).toBe(true);
     parent.kill('SIGKILL');
-    await expectAllGone([helperPid, hookPid], 5000);
+    await expectAllGone([helperPid, hookPid]);
   });
 
   it.runIf(nativeHelperAvailable())(
@@ -182,7 +182,7 @@ describe('helper runner', () => {
       const orphan = Number((await waitForFile(pidFile)).trim());
       expect(await isRunning(orphan)).toBe(true);
       await native.close();
-      await expectAllGone([orphan], 3000);
+      await expectAllGone([orphan]);
     },
   );
 
@@ -209,7 +209,7 @@ describe('helper runner', () => {
       expect(await isRunning(escapeePid)).toBe(true);
       kill(parent.pid!);
       // The hook's grace is 200 ms; the rest is the time the helper needs to notice and scan.
-      await expectAllGone([parent.pid!, helperPid, escapeePid], 5000);
+      await expectAllGone([parent.pid!, helperPid, escapeePid]);
     });
   }
 });

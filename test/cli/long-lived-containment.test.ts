@@ -115,7 +115,7 @@ describe('stdio MCP servers are contained (real CLI)', () => {
         kill(child.pid!);
         await exited;
         // The watchdog's grace is 2 s; the server ignores SIGTERM and needs the SIGKILL after it.
-        await expectAllGone([serverPid], 10_000);
+        await expectAllGone([serverPid]);
       }, 40_000);
     }
 });
@@ -161,7 +161,7 @@ describe('process hooks are contained (real CLI)', () => {
 
         kill(child.pid!);
         await exited;
-        await expectAllGone(started, 10_000);
+        await expectAllGone(started);
         expect(await readFile(log, 'utf8')).toBe(`${line}\n`); // it was never asked anything
       }, 40_000);
     }

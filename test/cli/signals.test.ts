@@ -140,7 +140,7 @@ describe('hookwire run: signals and exit statuses', () => {
       {
         env: box.env,
         onSpawn(child) {
-          void waitForFile(marker, 30_000).then(() => child.kill('SIGINT'));
+          void waitForFile(marker).then(() => child.kill('SIGINT'));
         },
       },
     );
