@@ -30,6 +30,7 @@ import type { CommandHookConfig } from '../settings/index.ts';
 type DialectHook = Partial<Pick<CommandHookConfig, 'if' | 'once' | 'async'>>;
 const dialectFields = (hook: object): DialectHook => hook;
 import {
+  foreignEnvelope,
   foreignOutcome,
   foreignPayload,
   hookwireRewrite,
@@ -113,8 +114,19 @@ export function commandHookForGroup(
       fields as HookInputFieldsMap[HookEventName],
       group.registeredAs,
     );
-    // The payload is a plain JSON object; the runner only serialises it.
-    const run = await runHookGroup(group, payload as unknown as Readonly<Record<string, unknown>>, {
+    // The payload is a plain JSON object; the runner only serialises it. A dialect with payloads
+    // of its own (Cursor, Windsurf, Copilot CLI's camelCase events) gets it rebuilt in its shape.
+    const complete = payload as unknown as Readonly<Record<string, unknown>>;
+    const wire =
+      group.dialect === undefined
+        ? complete
+        : foreignEnvelope(
+            group.dialect,
+            group.dialectEvent ?? group.registeredAs,
+            group.event,
+            complete,
+          );
+    const run = await runHookGroup(group, wire, {
       runner: options.runner,
       projectDir: options.projectDir ?? session.cwd,
       sessionId: session.sessionId,
