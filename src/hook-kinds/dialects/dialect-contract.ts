@@ -44,11 +44,25 @@ export interface DialectSource {
 export interface DialectEnvelope {
   /**
    * hookwire's complete payload (base fields and the event's, tools in the dialect's names) as
-   * the tool gives it to a hook registered under `name` (one of its event names).
+   * the tool gives it to a hook registered under `name` (one of its event names); `facts` are
+   * what the event knows beyond hookwire's payload.
    */
-  payload(name: string, event: HookEventName, payload: DialectFields): DialectFields;
+  payload(
+    name: string,
+    event: HookEventName,
+    payload: DialectFields,
+    facts: EnvelopeFacts,
+  ): DialectFields;
   /** The hook's JSON answer at `event` in hookwire's fields. */
   answer(event: HookEventName, value: DialectFields): DialectFields;
+}
+
+/**
+ * What an event knows that hookwire's own payload does not carry, for a dialect whose payload
+ * does: `continuations` — Stop continuations already made this turn (Cursor's `loop_count`).
+ */
+export interface EnvelopeFacts {
+  readonly continuations?: number;
 }
 
 /** What a dialect's exit codes mean where they differ from Claude Code's (exit 2 blocks). */

@@ -20,6 +20,7 @@ import { isJsonObject } from '../../wire/json-object.ts';
 import { hookOutputCommonShape } from '../../wire/hook-decision.ts';
 import { lazy } from '../../wire/lazy.ts';
 import { DIALECTS } from './dialect.ts';
+import type { EnvelopeFacts } from './dialect-contract.ts';
 import {
   foreignToolInput,
   foreignToolName,
@@ -65,9 +66,10 @@ export function foreignEnvelope(
   name: string,
   event: HookEventName,
   payload: Fields,
+  facts: EnvelopeFacts = {},
 ): Fields {
   const envelope = DIALECTS[dialect].envelope;
-  return envelope === undefined ? payload : envelope.payload(name, event, payload);
+  return envelope === undefined ? payload : envelope.payload(name, event, payload, facts);
 }
 
 /** A dialect hook's rewritten arguments (in its words) for hookwire's tool `toolName`. */

@@ -10,7 +10,7 @@
 import { readFileSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
 import type { HookEventName } from '../../../events/index.ts';
-import type { DialectEnvelope, DialectFields } from '../dialect-contract.ts';
+import type { DialectEnvelope, DialectFields, EnvelopeFacts } from '../dialect-contract.ts';
 import { anyField, objectField, resultText, stringField, withSpecific } from '../envelope-fields.ts';
 
 /** Cursor gives `beforeReadFile` the file's content; hookwire reads at most this much of it. */
@@ -37,7 +37,12 @@ function edits(input: DialectFields): DialectFields[] {
   return [{ old_string: '', new_string: input['content'] ?? '' }];
 }
 
-function payload(name: string, event: HookEventName, fields: DialectFields): DialectFields {
+function payload(
+  name: string,
+  event: HookEventName,
+  fields: DialectFields,
+  facts: EnvelopeFacts,
+): DialectFields {
   const input = objectField(fields['tool_input']) ?? {};
   const base = {
     conversation_id: fields['session_id'],
@@ -76,7 +81,7 @@ function payload(name: string, event: HookEventName, fields: DialectFields): Dia
     case 'beforeSubmitPrompt':
       return { ...base, prompt: fields['prompt'], attachments: [] };
     case 'stop':
-      return { ...base, status: 'completed', loop_count: fields['continuations'] ?? 0 };
+      return { ...base, status: 'completed', loop_count: facts.continuations ?? 0 };
     case 'sessionStart':
       return { ...base, session_id: fields['session_id'], is_background_agent: false };
     case 'sessionEnd':
@@ -91,7 +96,7 @@ function payload(name: string, event: HookEventName, fields: DialectFields): Dia
         subagent_type: fields['agent_type'],
         status: 'completed',
         result: fields['result'],
-        loop_count: fields['continuations'] ?? 0,
+        loop_count: facts.continuations ?? 0,
       };
     default: {
       // The generic tool events: preToolUse, postToolUse, postToolUseFailure.
