@@ -30,6 +30,14 @@ function toolFields(payload: DialectFields): DialectFields {
   };
 }
 
+/** A tool's outcome as Copilot CLI reports it: a denied call (hookwire's `{result: null, error}`) says so. */
+function toolResult(response: unknown): DialectFields {
+  const outcome = objectField(response);
+  if (outcome !== undefined && outcome['result'] === null && typeof outcome['error'] === 'string')
+    return { resultType: 'denied', textResultForLlm: outcome['error'] };
+  return { resultType: 'success', textResultForLlm: resultText(response) };
+}
+
 function payload(name: string, event: HookEventName, fields: DialectFields): DialectFields {
   const base = {
     sessionId: fields['session_id'],
@@ -51,7 +59,7 @@ function payload(name: string, event: HookEventName, fields: DialectFields): Dia
       return {
         ...base,
         ...toolFields(fields),
-        toolResult: { resultType: 'success', textResultForLlm: resultText(fields['tool_response']) },
+        toolResult: toolResult(fields['tool_response']),
       };
     case 'PostToolUseFailure':
       return { ...base, ...toolFields(fields), error: fields['error'] };
