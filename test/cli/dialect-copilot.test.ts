@@ -66,7 +66,9 @@ process.exit(2);`),
     );
     await script(
       join(scripts, 'session-context.mjs'),
-      hook(`console.log(JSON.stringify({ hookSpecificOutput: { hookEventName: 'SessionStart', additionalContext: 'VS Code rule: cite files (' + input.hook_event_name + ', ' + typeof input.session_id + ')' } }));`),
+      hook(
+        `console.log(JSON.stringify({ hookSpecificOutput: { hookEventName: 'SessionStart', additionalContext: 'VS Code rule: cite files (' + input.hook_event_name + ', ' + typeof input.session_id + ')' } }));`,
+      ),
     );
     await writeJson(join(sandbox.project, '.github', 'hooks', 'policy.json'), {
       version: 1,

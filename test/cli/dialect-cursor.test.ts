@@ -46,11 +46,15 @@ else console.log('{}');`),
     );
     await script(
       join(hooks, 'rewrite.mjs'),
-      hook(`console.log(JSON.stringify({ permission: 'allow', updated_input: { ...input.tool_input, command: input.tool_input.command.replace('raw', 'rewritten') } }));`),
+      hook(
+        `console.log(JSON.stringify({ permission: 'allow', updated_input: { ...input.tool_input, command: input.tool_input.command.replace('raw', 'rewritten') } }));`,
+      ),
     );
     await script(
       join(hooks, 'context.mjs'),
-      hook(`console.log(JSON.stringify({ additional_context: 'Cursor rule: answer briefly (' + input.hook_event_name + ')' }));`),
+      hook(
+        `console.log(JSON.stringify({ additional_context: 'Cursor rule: answer briefly (' + input.hook_event_name + ')' }));`,
+      ),
     );
     await script(
       join(hooks, 'stop.mjs'),

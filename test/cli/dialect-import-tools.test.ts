@@ -8,7 +8,14 @@ import { existsSync } from 'node:fs';
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { createSandbox, readLog, runCli, runToolCalls, writeJson, type Sandbox } from './support.ts';
+import {
+  createSandbox,
+  readLog,
+  runCli,
+  runToolCalls,
+  writeJson,
+  type Sandbox,
+} from './support.ts';
 
 const node = JSON.stringify(process.execPath);
 
@@ -201,7 +208,10 @@ if (/rm -rf/.test(info.command_line ?? '') || (info.file_path ?? '').endsWith('.
     });
     expect(asDialect.logged).toEqual([
       { action: 'post_run_command', info: { command_line: 'rm -rf victim', cwd: sandbox.project } },
-      { action: 'post_run_command', info: { command_line: 'echo raw > out.txt', cwd: sandbox.project } },
+      {
+        action: 'post_run_command',
+        info: { command_line: 'echo raw > out.txt', cwd: sandbox.project },
+      },
     ]);
     expect(written.hooks['PreToolUse']).toContainEqual({
       matcher: 'write_file|edit_file',

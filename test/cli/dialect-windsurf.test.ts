@@ -33,7 +33,9 @@ describe('Windsurf dialect', () => {
     const env = { ...sandbox.env, HOOKWIRE_SYSTEM_ROOT: systemRoot };
     const log = join(sandbox.root, 'actions.jsonl');
     const logger = (who: string) =>
-      hook(`appendFileSync(${JSON.stringify(log)}, JSON.stringify({ who: ${JSON.stringify(who)}, ...input }) + '\\n');`);
+      hook(
+        `appendFileSync(${JSON.stringify(log)}, JSON.stringify({ who: ${JSON.stringify(who)}, ...input }) + '\\n');`,
+      );
     const guardCommand = await script(
       join(sandbox.project, '.windsurf', 'guard-command.mjs'),
       hook(`if (/rm -rf/.test(input.tool_info.command_line)) {
@@ -57,7 +59,10 @@ describe('Windsurf dialect', () => {
     );
     const systemLogger = await script(join(systemRoot, 'log.mjs'), logger('system'));
     const userLogger = await script(join(sandbox.home, 'log.mjs'), logger('user'));
-    const workspaceLogger = await script(join(sandbox.project, '.windsurf', 'log.mjs'), logger('workspace'));
+    const workspaceLogger = await script(
+      join(sandbox.project, '.windsurf', 'log.mjs'),
+      logger('workspace'),
+    );
     // A logger that exits 2 after the response: nothing to block, so only a warning.
     const responseLogger = await script(
       join(sandbox.project, '.windsurf', 'response.mjs'),
@@ -111,7 +116,12 @@ process.exit(2);`),
     expect(await readFile(join(sandbox.project, 'ok.txt'), 'utf8')).toBe('ok\n');
     // Loggers: system, then user, then workspace; the response logger saw the answer.
     const logged = await readLog(log);
-    expect(logged.map((entry) => entry['who'])).toEqual(['system', 'user', 'workspace', 'response']);
+    expect(logged.map((entry) => entry['who'])).toEqual([
+      'system',
+      'user',
+      'workspace',
+      'response',
+    ]);
     expect(logged[0]).toMatchObject({
       agent_action_name: 'pre_user_prompt',
       tool_info: { user_prompt: 'tidy up' },

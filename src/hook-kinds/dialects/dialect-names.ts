@@ -5,13 +5,7 @@
 
 /** A dialect: the tool a settings file was written for. `hookwire` is hookwire's own. */
 export type DialectName =
-  | 'claude'
-  | 'gemini'
-  | 'codex'
-  | 'kimi'
-  | 'copilot'
-  | 'cursor'
-  | 'windsurf';
+  'claude' | 'gemini' | 'codex' | 'kimi' | 'copilot' | 'cursor' | 'windsurf';
 
 /** Every foreign dialect, in the order their layers load. */
 export const DIALECT_NAMES: readonly DialectName[] = [

@@ -5,7 +5,10 @@
 import type { DialectFields } from './dialect-contract.ts';
 
 /** A JSON object's member as a string, or `undefined`. */
-export function stringField(fields: DialectFields, ...names: readonly string[]): string | undefined {
+export function stringField(
+  fields: DialectFields,
+  ...names: readonly string[]
+): string | undefined {
   for (const name of names) {
     const value = fields[name];
     if (typeof value === 'string') return value;
@@ -53,7 +56,9 @@ export function epochMilliseconds(timestamp: unknown): number {
 export function mcpParts(name: string): { readonly server: string; readonly tool: string } {
   const rest = name.startsWith('mcp__') ? name.slice('mcp__'.length) : name;
   const at = rest.indexOf('__');
-  return at < 0 ? { server: '', tool: rest } : { server: rest.slice(0, at), tool: rest.slice(at + 2) };
+  return at < 0
+    ? { server: '', tool: rest }
+    : { server: rest.slice(0, at), tool: rest.slice(at + 2) };
 }
 
 /** An answer with its `hookSpecificOutput` set when any specific field was given. */

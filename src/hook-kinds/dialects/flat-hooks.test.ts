@@ -53,11 +53,15 @@ describe('flat hook files (Copilot CLI, Cursor, Windsurf)', () => {
     const { hooks } = read('copilot', {
       hooks: {
         preToolUse: [
-          { type: 'command', exec: '/opt/my tools/guard', args: ['--name', "it's \"quoted\"", '$HOME'] },
+          {
+            type: 'command',
+            exec: '/opt/my tools/guard',
+            args: ['--name', 'it\'s "quoted"', '$HOME'],
+          },
         ],
       },
     });
-    expect(hooks[0]?.argv).toEqual(['/opt/my tools/guard', '--name', "it's \"quoted\"", '$HOME']);
+    expect(hooks[0]?.argv).toEqual(['/opt/my tools/guard', '--name', 'it\'s "quoted"', '$HOME']);
     expect(hooks[0]?.command).toBe(`'/opt/my tools/guard' --name 'it'\\''s "quoted"' '$HOME'`);
   });
 
@@ -78,7 +82,10 @@ describe('flat hook files (Copilot CLI, Cursor, Windsurf)', () => {
           someFutureEvent: [{ command: 'x', bash: 'x' }],
         },
       });
-      expect(hooks.map((hook) => hook.command), dialect).toEqual(['first', 'second', 'third']);
+      expect(
+        hooks.map((hook) => hook.command),
+        dialect,
+      ).toEqual(['first', 'second', 'third']);
       expect(warnings.some((line) => line.includes(`hooks.${event}[0].futureField`))).toBe(true);
       expect(warnings.some((line) => line.includes('someFutureEvent'))).toBe(true);
     }
@@ -92,7 +99,9 @@ describe('flat hook files (Copilot CLI, Cursor, Windsurf)', () => {
         preToolUse: [{ command: 'generic', matcher: 'Shell|Write' }],
       },
     });
-    expect(groups.map((group) => [group.registeredAs, group.matcherSource, group.foreignNames])).toEqual([
+    expect(
+      groups.map((group) => [group.registeredAs, group.matcherSource, group.foreignNames]),
+    ).toEqual([
       ['beforeShellExecution', 'shell', false],
       ['beforeMCPExecution', 'mcp__.*', false],
       ['preToolUse', 'Shell|Write', true],
@@ -105,14 +114,19 @@ describe('flat hook files (Copilot CLI, Cursor, Windsurf)', () => {
       'preToolUse',
     ]);
     expect(warnings).toEqual([
-      expect.stringContaining('hooks.beforeShellExecution[0].matcher: beforeShellExecution already stands for one kind of tool call'),
+      expect.stringContaining(
+        'hooks.beforeShellExecution[0].matcher: beforeShellExecution already stands for one kind of tool call',
+      ),
     ]);
   });
 
   it('Copilot CLI anchors its matchers and borrows Claude Code for PascalCase events', () => {
     const { groups } = read('copilot', {
       hooks: {
-        preToolUse: [{ bash: 'a', matcher: 'ba' }, { bash: 'b', matcher: 'b.*' }],
+        preToolUse: [
+          { bash: 'a', matcher: 'ba' },
+          { bash: 'b', matcher: 'b.*' },
+        ],
         PreToolUse: [{ command: 'c', matcher: 'Bash' }],
       },
     });

@@ -531,15 +531,16 @@ class Reader {
     hook: Readonly<Record<string, unknown>>,
     path: string,
   ): { readonly command: string; readonly argv?: readonly string[] } | undefined {
-    const own = process.platform === 'darwin' ? 'osx' : process.platform === 'win32' ? 'windows' : 'linux';
-    const fields = process.platform === 'win32' ? [own, 'powershell', 'command'] : [own, 'bash', 'command'];
+    const own =
+      process.platform === 'darwin' ? 'osx' : process.platform === 'win32' ? 'windows' : 'linux';
+    const fields =
+      process.platform === 'win32' ? [own, 'powershell', 'command'] : [own, 'bash', 'command'];
     const allowed = DIALECTS[this.origin.dialect].hookFields;
     for (const field of fields) {
       if (!allowed.includes(field)) continue;
       const value = hook[field];
       if (typeof value === 'string' && value.trim() !== '') return { command: value };
-      if (value !== undefined)
-        this.warn(`${path}.${field}`, 'is not a command string: ignored');
+      if (value !== undefined) this.warn(`${path}.${field}`, 'is not a command string: ignored');
     }
     const exec = hook['exec'];
     if (allowed.includes('exec') && typeof exec === 'string' && exec.trim() !== '') {

@@ -69,9 +69,10 @@ export function importGroups(groups: readonly HookGroupConfig[]): ImportedSettin
     } else if (group.matcher.kind === 'pattern') {
       // Unanchored there (anchored in Copilot CLI, as here); tool names inside an expression are
       // not rewritten.
-      matcher = DIALECTS[dialect].anchoredMatchers === true
-        ? group.matcherSource.trim()
-        : `.*(?:${group.matcherSource.trim()}).*`;
+      matcher =
+        DIALECTS[dialect].anchoredMatchers === true
+          ? group.matcherSource.trim()
+          : `.*(?:${group.matcherSource.trim()}).*`;
       if (toolEvent)
         notes.push(
           `${where}: the regular expression "${group.matcherSource}" is carried as "${matcher}" (it matches hookwire's tool names, which it does not rewrite)`,

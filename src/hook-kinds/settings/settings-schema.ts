@@ -143,13 +143,10 @@ export const settingsFileSchema = z
         description:
           'Variables the shell tool (and hooks with "environment": "scrubbed") keep although their names look like credentials, e.g. ["GITHUB_TOKEN"]. From files inside the project they apply once trusted.',
       }),
-    dialects: z
-      .array(z.enum(DIALECT_NAMES))
-      .optional()
-      .meta({
-        description:
-          "Which other tools' settings files hookwire reads hooks from (Claude Code .claude/settings*.json, Gemini CLI .gemini/settings.json, Codex .codex/hooks.json, Kimi Code ~/.kimi-code/config.toml, GitHub Copilot CLI .github/hooks/*.json, Cursor .cursor/hooks.json, Windsurf .windsurf/hooks.json). Default: all of them; [] reads none (like --no-dialects). The managed policy's value binds; else the last layer that sets it.",
-      }),
+    dialects: z.array(z.enum(DIALECT_NAMES)).optional().meta({
+      description:
+        "Which other tools' settings files hookwire reads hooks from (Claude Code .claude/settings*.json, Gemini CLI .gemini/settings.json, Codex .codex/hooks.json, Kimi Code ~/.kimi-code/config.toml, GitHub Copilot CLI .github/hooks/*.json, Cursor .cursor/hooks.json, Windsurf .windsurf/hooks.json). Default: all of them; [] reads none (like --no-dialects). The managed policy's value binds; else the last layer that sets it.",
+    }),
     hooks: hooksByEventSchema.optional(),
     agents: z
       .record(z.string().regex(/^[A-Za-z0-9][A-Za-z0-9_.-]*$/), agentTypeSchema)

@@ -6,7 +6,12 @@ import type { ToolTable } from '../tool-mapping.ts';
 
 export const COPILOT_TOOLS: ToolTable = {
   // `powershell` is the same tool on Windows: a matcher naming it matches hookwire's shell too.
-  shell: { name: 'bash', aliases: ['powershell'], fields: {}, foreignOnly: ['mode', 'initial_wait'] },
+  shell: {
+    name: 'bash',
+    aliases: ['powershell'],
+    fields: {},
+    foreignOnly: ['mode', 'initial_wait'],
+  },
   read_file: { name: 'view', fields: {}, foreignOnly: ['view_range'] },
   write_file: { name: 'create', fields: { content: { name: 'file_text' } }, foreignOnly: [] },
   // Copilot's edit tool takes str_replace_editor's arguments; older hooks match its old names.

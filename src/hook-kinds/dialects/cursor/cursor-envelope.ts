@@ -11,7 +11,13 @@ import { readFileSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
 import type { HookEventName } from '../../../events/index.ts';
 import type { DialectEnvelope, DialectFields, EnvelopeFacts } from '../dialect-contract.ts';
-import { anyField, objectField, resultText, stringField, withSpecific } from '../envelope-fields.ts';
+import {
+  anyField,
+  objectField,
+  resultText,
+  stringField,
+  withSpecific,
+} from '../envelope-fields.ts';
 
 /** Cursor gives `beforeReadFile` the file's content; hookwire reads at most this much of it. */
 const CONTENT_LIMIT = 1024 * 1024;

@@ -12,7 +12,11 @@ export const CURSOR_TOOLS: ToolTable = {
   edit_file: { name: 'Edit', fields: FILE_PATH, foreignOnly: ['replace_all'] },
   glob: { name: 'Glob', fields: {}, foreignOnly: ['path'] },
   grep: { name: 'Grep', fields: {}, foreignOnly: ['glob', 'type', 'output_mode', '-i'] },
-  agent: { name: 'Task', fields: { agent_type: { name: 'subagent_type' } }, foreignOnly: ['model'] },
+  agent: {
+    name: 'Task',
+    fields: { agent_type: { name: 'subagent_type' } },
+    foreignOnly: ['model'],
+  },
 };
 
 /** Cursor tools hookwire has no counterpart of. */

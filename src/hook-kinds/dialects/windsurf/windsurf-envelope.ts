@@ -33,12 +33,16 @@ function toolInfo(name: string, fields: DialectFields): DialectFields {
       };
     case 'pre_mcp_tool_use':
     case 'post_mcp_tool_use': {
-      const { server, tool } = mcpParts(String(fields['tool_name'] ?? ''));
+      const { server, tool } = mcpParts(
+        typeof fields['tool_name'] === 'string' ? fields['tool_name'] : '',
+      );
       return {
         mcp_server_name: server,
         mcp_tool_name: tool,
         mcp_tool_arguments: input,
-        ...(name === 'post_mcp_tool_use' ? { mcp_result: resultText(fields['tool_response']) } : {}),
+        ...(name === 'post_mcp_tool_use'
+          ? { mcp_result: resultText(fields['tool_response']) }
+          : {}),
       };
     }
     case 'pre_user_prompt':
@@ -54,7 +58,8 @@ export const windsurfEnvelope: DialectEnvelope = {
   payload: (name: string, _event: HookEventName, fields: DialectFields) => ({
     agent_action_name: name,
     trajectory_id: fields['session_id'],
-    execution_id: fields['tool_call_id'] ?? `${String(fields['session_id'])}:${String(fields['timestamp'])}`,
+    execution_id:
+      fields['tool_call_id'] ?? `${String(fields['session_id'])}:${String(fields['timestamp'])}`,
     timestamp: fields['timestamp'],
     tool_info: toolInfo(name, fields),
   }),
