@@ -175,4 +175,49 @@ process.exit(2);`),
     expect(existsSync(join(sandbox.project, 'ran'))).toBe(false);
     expect(JSON.stringify(outcome.requests[1]?.['contents'])).toContain('timed out after 1s');
   });
+
+  it('exec + args start the program with no shell, and bash commands reach paths with spaces and quotes', async () => {
+    const sandbox = await createSandbox();
+    const directory = join(sandbox.root, `hook dir`, `it's "here"`);
+    const log = join(directory, 'argv log.jsonl');
+    const guard = join(directory, 'guard.mjs');
+    await script(
+      guard,
+      hook(`appendFileSync(process.argv[2], JSON.stringify(process.argv.slice(3)) + '\\n');
+if (JSON.parse(input.toolArgs).command.includes('rm ') && process.argv[3] !== 'from bash')
+  console.log(JSON.stringify({ permissionDecision: 'deny', permissionDecisionReason: 'argv guard: ' + process.argv[3] }));`),
+    );
+    const quote = (word: string) => `'${word.replace(/'/g, `'\\''`)}'`;
+    await writeJson(join(sandbox.project, '.github', 'hooks', 'argv.json'), {
+      version: 1,
+      hooks: {
+        preToolUse: [
+          {
+            type: 'command',
+            bash: [process.execPath, guard, log, 'from bash'].map(quote).join(' '),
+            powershell: 'pwsh -File guard.ps1',
+            matcher: 'bash',
+          },
+          {
+            type: 'command',
+            exec: process.execPath,
+            args: [guard, log, 'two words', `it's "quoted"`, '$HOME; touch injected'],
+            matcher: 'bash',
+          },
+        ],
+      },
+    });
+    await mkdir(join(sandbox.project, 'victim'));
+
+    const outcome = await runScripted(sandbox, [
+      callTool('c0', 'shell', { command: 'rm -r victim' }),
+      say('done'),
+    ]);
+
+    expect(existsSync(join(sandbox.project, 'victim'))).toBe(true);
+    expect(JSON.stringify(outcome.requests[1]?.['contents'])).toContain('argv guard: two words');
+    const calls = (await readLog(log)) as unknown as string[][];
+    expect(calls).toEqual([['from bash'], ['two words', `it's "quoted"`, '$HOME; touch injected']]);
+    expect(existsSync(join(sandbox.project, 'injected'))).toBe(false);
+  });
 });

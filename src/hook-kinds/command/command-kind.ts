@@ -120,8 +120,17 @@ export const commandKind: HookKind<CommandHookConfig> = {
           durationMs: 0,
         });
     }
+    // `exec` + `args` (Copilot CLI) start the program with no shell; a hook that asks to be
+    // confined runs its quoted command line through the confinement instead.
+    const program =
+      hook.argv !== undefined &&
+      hook.argv[0] !== undefined &&
+      hook.environment === undefined &&
+      hook.sandbox === undefined
+        ? { file: hook.argv[0], args: hook.argv.slice(1) }
+        : { command: confineHookCommand(hook, request) };
     const result = await request.runner.run({
-      command: confineHookCommand(hook, request),
+      ...program,
       cwd: hook.cwd === undefined ? request.projectDir : resolve(request.projectDir, hook.cwd),
       input: request.inputBytes ?? request.input,
       // Gemini CLI's per-hook `env` adds to (never overrides) hookwire's own variables.
