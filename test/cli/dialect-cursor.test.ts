@@ -10,7 +10,15 @@ import { existsSync } from 'node:fs';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { callTool, createSandbox, readLog, runScripted, say, writeJson } from './support.ts';
+import {
+  callTool,
+  createSandbox,
+  readLog,
+  runCli,
+  runScripted,
+  say,
+  writeJson,
+} from './support.ts';
 
 const node = JSON.stringify(process.execPath);
 
@@ -129,5 +137,45 @@ console.log(JSON.stringify(input.loop_count === 0 ? { followup_message: 'cursor 
     expect(stops.map((entry) => entry['loop_count'])).toEqual([0, 1]);
     expect(stderr).toContain('hooks.preToolUse[0].notAField');
     expect(stderr).toContain(`Cursor's event "afterTabFileEdit" is not supported`);
+  });
+
+  it('hooks list shows each Copilot, Cursor and Windsurf hook with its dialect, event name and file; "dialects" and --no-dialects cover them', async () => {
+    const sandbox = await createSandbox();
+    const cursor = await writeJson(join(sandbox.project, '.cursor', 'hooks.json'), {
+      version: 1,
+      hooks: { beforeShellExecution: [{ command: './cursor-guard.sh' }] },
+    });
+    const copilot = await writeJson(join(sandbox.project, '.github', 'hooks', 'a.json'), {
+      version: 1,
+      hooks: { preToolUse: [{ type: 'command', bash: './copilot-guard.sh', matcher: 'bash' }] },
+    });
+    const windsurf = await writeJson(join(sandbox.home, '.codeium', 'windsurf', 'hooks.json'), {
+      hooks: { pre_write_code: [{ command: './windsurf-guard.sh' }] },
+    });
+    const list = await runCli(['hooks', 'list', '--cwd', sandbox.project], { env: sandbox.env });
+    expect(list.code).toBe(0);
+    expect(list.stdout).toMatch(
+      /PreToolUse \(beforeShellExecution\)\s+shell\s+\S+\s+project\/cursor/,
+    );
+    expect(list.stdout).toMatch(
+      /PreToolUse \(preToolUse\)\s+bash\s+\S+\s+project\/copilot\s+30s\s+fail-closed/,
+    );
+    expect(list.stdout).toMatch(
+      /PreToolUse \(pre_write_code\)\s+write_file\|edit_file\s+\S+\s+user\/windsurf/,
+    );
+    for (const file of [cursor, copilot, windsurf]) expect(list.stdout).toContain(file);
+
+    const none = await runCli(['hooks', 'list', '--no-dialects', '--cwd', sandbox.project], {
+      env: sandbox.env,
+    });
+    expect(none.stdout).toContain('No hooks configured.');
+    expect(none.stderr).toContain('--no-dialects');
+
+    await writeJson(join(sandbox.home, '.hookwire', 'settings.json'), { dialects: ['cursor'] });
+    const only = await runCli(['hooks', 'list', '--cwd', sandbox.project], { env: sandbox.env });
+    expect(only.stdout).toContain('project/cursor');
+    expect(only.stdout).not.toContain('project/copilot');
+    expect(only.stdout).not.toContain('user/windsurf');
+    expect(only.stderr).toContain(`not loading the hooks of ${windsurf}, ${copilot}`);
   });
 });
