@@ -171,6 +171,13 @@ console.log(JSON.stringify(input.loop_count === 0 ? { followup_message: 'cursor 
         /PreToolUse \(pre_write_code\)\s+write_file\|edit_file\s+\S+\s+user\/windsurf/,
       );
       for (const file of [cursor, copilot, windsurf]) expect(list.stdout).toContain(file);
+      // Files inside the project need trust, like hookwire's own; the user's do not.
+      const untrusted = await runCli(['hooks', 'list', '--cwd', sandbox.project], {
+        env: { ...sandbox.env, HOOKWIRE_TRUST_PROJECT: '' },
+      });
+      expect(untrusted.stdout).toMatch(/project\/cursor .*ignored\s+untrusted/);
+      expect(untrusted.stdout).toMatch(/project\/copilot .*ignored\s+untrusted/);
+      expect(untrusted.stdout).not.toMatch(/user\/windsurf .*untrusted/);
 
       const none = await runCli(['hooks', 'list', '--no-dialects', '--cwd', sandbox.project], {
         env: sandbox.env,
