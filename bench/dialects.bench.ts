@@ -9,7 +9,11 @@
  *     Claude's names, the matcher and `if` matched in them, the answer read by Claude's rules)
  *     vs the same hook in hookwire's own dialect (`shell`, hookwire's names, no `if`): what the
  *     translation adds to a hook run, bound 1.05×. Both hooks are the same cheap process
- *     (`cat >/dev/null`, spawned per call), so the ratio is the translation over a real run.
+ *     (`cat >/dev/null`, spawned per call), so the ratio is the translation over a real run;
+ * (c) the same for the dialects with payloads of their own (Copilot CLI's `preToolUse`, Cursor's
+ *     `beforeShellExecution`, Windsurf's `pre_run_command`): the payload rebuilt in the tool's
+ *     shape (Copilot's `toolArgs` serialised to a string) and the answer read back by its rules,
+ *     vs the same hook in hookwire's own dialect: bound 1.05× each.
  */
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -196,6 +200,40 @@ export default async function dialectsBenchmark(): Promise<void> {
       () => fire(ownHook, ownContext),
       { rounds: 40, operationsPerSample: 10, warmupRounds: 3, unit: 'µs', limit: 1.05 },
     );
+
+    // (c): the envelope dialects' shell guards vs the same hook in hookwire's own words.
+    const envelopeFiles: readonly [string, string, unknown][] = [
+      [
+        'a Copilot CLI preToolUse',
+        '.github/hooks/guard.json',
+        { version: 1, hooks: { preToolUse: [{ type: 'command', bash: hook, matcher: 'bash' }] } },
+      ],
+      [
+        'a Cursor beforeShellExecution',
+        '.cursor/hooks.json',
+        { version: 1, hooks: { beforeShellExecution: [{ command: hook }] } },
+      ],
+      [
+        'a Windsurf pre_run_command',
+        '.windsurf/hooks.json',
+        { hooks: { pre_run_command: [{ command: hook }] } },
+      ],
+    ];
+    for (const [label, file, value] of envelopeFiles) {
+      const root = await project(join(directory, file.split('/')[0] ?? 'envelope'), {
+        [file]: value,
+      });
+      const foreignHook = preToolUse(
+        createCommandHooks(await loadSettings({ projectDir: root, env }), options(root)),
+      );
+      const foreignContext = context(root);
+      await compare(
+        `PreToolUse through ${label} command hook vs the same hook in hookwire’s own dialect`,
+        () => fire(foreignHook, foreignContext),
+        () => fire(ownHook, ownContext),
+        { rounds: 40, operationsPerSample: 10, warmupRounds: 3, unit: 'µs', limit: 1.05 },
+      );
+    }
   } finally {
     await runner.close();
     await rm(directory, { recursive: true, force: true });

@@ -253,7 +253,7 @@ function addHooks(program: Command): void {
     .description(
       "Convert another tool's hooks (Claude Code, Gemini CLI, Codex, Kimi Code) to hookwire's own settings, saying what could not be carried.",
     )
-    .requiredOption('--from <tool>', 'claude, gemini, codex or kimi')
+    .requiredOption('--from <tool>', 'claude, gemini, codex, kimi, copilot, cursor or windsurf')
     .option('--write <file>', 'write the settings to this new file instead of printing them')
     .option('--cwd <dir>', CWD_HELP)
     .action(

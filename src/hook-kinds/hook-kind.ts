@@ -14,7 +14,7 @@ import type { HookEventName, HookOutput, RegisteredEventName } from '../events/i
 import type { AgentHook } from '../hooks/agent-hook.ts';
 import type { CommandResult, CommandRunner } from '../supervision/index.ts';
 import type { SettingsLayer } from './settings/settings-layer.ts';
-import type { DialectName } from './dialects/vocabulary.ts';
+import type { DialectName } from './dialects/dialect-names.ts';
 
 /**
  * What settings parsing reads for every kind, whatever its `type`: these fields of the entry are

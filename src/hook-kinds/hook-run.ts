@@ -7,6 +7,7 @@
  */
 import type { HookRunDecision } from '../events/observed-hook-run.ts';
 import {
+  canonicalEventName,
   decodeHookOutput,
   externalSide,
   type HookEventName,
@@ -98,7 +99,11 @@ export function interpretAnswer(
       break;
     }
   }
-  const decoded = decodeHookOutput(registeredAs, value);
+  // A dialect's own event name (Cursor's `beforeShellExecution`) decodes as the event it stands for.
+  const decoded = decodeHookOutput(
+    canonicalEventName(registeredAs) === undefined ? event : registeredAs,
+    value,
+  );
   if (!decoded.ok)
     return failure('warning', `printed output that does not decode: ${decoded.error.message}`);
   const output = decoded.value;

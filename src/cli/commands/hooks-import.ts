@@ -13,7 +13,7 @@ import {
 
 /** Options of `hookwire hooks import`. */
 export interface HooksImportOptions extends Pick<SettingsCommandOptions, 'cwd'> {
-  /** `--from claude|gemini|codex|kimi`. */
+  /** `--from claude|gemini|codex|kimi|copilot|cursor|windsurf`. */
   readonly from: string;
   /** `--write FILE`: write the settings there (a new file) instead of printing them. */
   readonly write?: string;

@@ -34,6 +34,17 @@ export interface CommandHookConfig {
   readonly async?: true;
   readonly statusMessage?: string;
   readonly env?: Readonly<Record<string, string>>;
+  /**
+   * The directory the hook runs in, relative to the project directory (or absolute); absent:
+   * the project directory. Copilot CLI's `cwd`, Windsurf's `working_directory`, and `~/.cursor`
+   * for Cursor's user-level hooks.
+   */
+  readonly cwd?: string;
+  /**
+   * The program and its arguments, started without a shell (Copilot CLI's `exec` + `args`);
+   * `command` then shows them for listings. Absent: `command` runs under `sh -c`.
+   */
+  readonly argv?: readonly string[];
   readonly layer: SettingsLayer;
   readonly file: string;
   /** JSON path of the hook in its file, e.g. `hooks.PreToolUse[0].hooks[1]`. */

@@ -2,6 +2,7 @@
  * The `command` hook kind: a shell command run in its own process group with the event's payload
  * as JSON on stdin, answering by exit status and stdout (see `hook-run.ts`).
  */
+import { resolve } from 'node:path';
 import { z } from 'zod';
 import { lazy } from '../../wire/lazy.ts';
 import type { HookKind } from '../hook-kind.ts';
@@ -73,6 +74,10 @@ export const commandHookSchema = lazy(() =>
         description:
           'The environment the hook process gets. "inherit" (default): hookwire\'s own, as a trusted program of yours. "scrubbed": without credentials (variables named like *_API_KEY, *_TOKEN, *_SECRET*, *PASSWORD*, *_PWD, *PRIVATE_KEY*, *_PAT, *_KEY, AWS_SECRET_ACCESS_KEY, AWS_SESSION_TOKEN, and URLs carrying a password such as DATABASE_URL=postgres://u:p@h/db), as the model\'s shell tool gets it; passEnvironment names the ones to keep.',
       }),
+      cwd: z.string().regex(/\S/).optional().meta({
+        description:
+          'The directory the hook runs in: relative to the project directory, or absolute. Default: the project directory. ("hookwire hooks import" writes it for Copilot CLI\'s "cwd", Windsurf\'s "working_directory" and Cursor\'s user-level hooks, which run from ~/.cursor.)',
+      }),
       sandbox: z.boolean().optional().meta({
         description:
           'true: run the hook under bubblewrap (bwrap) like the shell tool under --sandbox: the project and added directories writable, the rest read-only, a private /tmp, no network unless --sandbox-network. Default false.',
@@ -98,6 +103,7 @@ export const commandKind: HookKind<CommandHookConfig> = {
       failClosed: common.failClosed,
       ...(entry['environment'] === 'scrubbed' ? { environment: 'scrubbed' as const } : {}),
       ...(entry['sandbox'] === true ? { sandbox: true as const } : {}),
+      ...(typeof entry['cwd'] === 'string' ? { cwd: entry['cwd'] } : {}),
       layer: common.layer,
       file: common.file,
       path: common.path,
@@ -114,9 +120,18 @@ export const commandKind: HookKind<CommandHookConfig> = {
           durationMs: 0,
         });
     }
+    // `exec` + `args` (Copilot CLI) start the program with no shell; a hook that asks to be
+    // confined runs its quoted command line through the confinement instead.
+    const program =
+      hook.argv !== undefined &&
+      hook.argv[0] !== undefined &&
+      hook.environment === undefined &&
+      hook.sandbox === undefined
+        ? { file: hook.argv[0], args: hook.argv.slice(1) }
+        : { command: confineHookCommand(hook, request) };
     const result = await request.runner.run({
-      command: confineHookCommand(hook, request),
-      cwd: request.projectDir,
+      ...program,
+      cwd: hook.cwd === undefined ? request.projectDir : resolve(request.projectDir, hook.cwd),
       input: request.inputBytes ?? request.input,
       // Gemini CLI's per-hook `env` adds to (never overrides) hookwire's own variables.
       env: hook.env === undefined ? request.env : { ...hook.env, ...request.env },

@@ -5,7 +5,7 @@ import { externalSide, type HookEventName } from '../../events/index.ts';
 import type { CommandResult } from '../../supervision/index.ts';
 import { parseHookStdout } from '../../wire/index.ts';
 import { isJsonObject } from '../../wire/json-object.ts';
-import type { DialectCommandRules, HookAnswer } from '../hook-kind.ts';
+import { failureAnswer, type DialectCommandRules, type HookAnswer } from '../hook-kind.ts';
 import { DIALECTS } from './dialect.ts';
 import { dialectCommand } from './dialect-shell.ts';
 import { foreignAnswer, normalizeForeignAnswer } from './translate.ts';
@@ -50,6 +50,27 @@ export function dialectAnswer(
   const json = parsed.kind === 'json' && isJsonObject(parsed.value) ? parsed.value : undefined;
   const reason = typeof json?.['reason'] === 'string' ? json['reason'] : undefined;
   if (result.termination === 'exited') {
+    const exitCodes = rules.exitCodes;
+    if (result.exitCode === BLOCKING_EXIT && exitCodes?.twoIsContextAt?.has(event) === true)
+      return {
+        kind: 'json',
+        value: {
+          hookSpecificOutput: { hookEventName: event, additionalContext: result.stderr.trim() },
+        },
+      };
+    if (
+      result.exitCode === BLOCKING_EXIT &&
+      exitCodes?.twoBlocksAt !== undefined &&
+      !exitCodes.twoBlocksAt.has(event)
+    )
+      return failureAnswer(
+        'warning',
+        `exited 2, which does not block ${event} in ${rules.title}: ignored${result.stderr.trim() === '' ? '' : ` (${result.stderr.trim()})`}`,
+      );
+    // A tool with answers of its own reads no plain text: stdout that is no JSON object is shown
+    // to nobody and read as no answer (never as context, as a Claude Code hook's would be).
+    if (rules.envelope !== undefined && result.exitCode === 0 && json === undefined)
+      return { kind: 'json', value: null };
     if (result.exitCode === null && rules.killedHookDenies && externalSide(event).can.deny)
       return {
         kind: 'block',

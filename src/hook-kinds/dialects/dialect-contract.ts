@@ -12,7 +12,7 @@ import type { McpServerEntry, readMcpServers } from '../settings/mcp-servers.ts'
 /** hookwire's reader of MCP server declarations (`readMcpServers`). */
 export type McpServersReader = typeof readMcpServers;
 import type { SettingsLayer } from '../settings/settings-layer.ts';
-import type { DialectName } from './vocabulary.ts';
+import type { DialectName } from './dialect-names.ts';
 
 /** A payload, or an answer, as a JSON object. */
 export type DialectFields = Readonly<Record<string, unknown>>;
@@ -25,9 +25,52 @@ export type PayloadExtras = Readonly<
 /** One settings file of the dialect, relative to the user's home or the project. */
 export interface DialectSource {
   readonly layer: SettingsLayer;
-  /** `home`: under `HOOKWIRE_HOME` (default the home directory); `project`: the project root. */
-  readonly under: 'home' | 'project';
+  /**
+   * `home`: under `HOOKWIRE_HOME` (default the home directory); `project`: the project root;
+   * `system`: under `HOOKWIRE_SYSTEM_ROOT` (default `/`), for machine-wide files such as
+   * Windsurf's `/etc/windsurf/hooks.json`.
+   */
+  readonly under: 'home' | 'project' | 'system';
+  /** Its path; a last segment `*.json` stands for every `.json` file of that directory, by name. */
   readonly path: readonly string[];
+}
+
+/**
+ * A dialect whose hooks read and answer in a shape of their own (Copilot CLI's camelCase events,
+ * Cursor, Windsurf), not Claude Code's envelope: the payload is rebuilt whole from hookwire's,
+ * and the answer read back into hookwire's (v2, Claude-shaped) fields, the rewritten arguments
+ * still in the dialect's names (`vocabulary.ts` translates them).
+ */
+export interface DialectEnvelope {
+  /**
+   * hookwire's complete payload (base fields and the event's, tools in the dialect's names) as
+   * the tool gives it to a hook registered under `name` (one of its event names); `facts` are
+   * what the event knows beyond hookwire's payload.
+   */
+  payload(
+    name: string,
+    event: HookEventName,
+    payload: DialectFields,
+    facts: EnvelopeFacts,
+  ): DialectFields;
+  /** The hook's JSON answer at `event` in hookwire's fields. */
+  answer(event: HookEventName, value: DialectFields): DialectFields;
+}
+
+/**
+ * What an event knows that hookwire's own payload does not carry, for a dialect whose payload
+ * does: `continuations` — Stop continuations already made this turn (Cursor's `loop_count`).
+ */
+export interface EnvelopeFacts {
+  readonly continuations?: number;
+}
+
+/** What a dialect's exit codes mean where they differ from Claude Code's (exit 2 blocks). */
+export interface DialectExitCodes {
+  /** Exit 2 blocks only at these events (Windsurf: its pre-hooks); elsewhere it is a warning. */
+  readonly twoBlocksAt?: ReadonlySet<HookEventName>;
+  /** Exit 2 gives stderr as context at these events (Copilot's `postToolUseFailure`). */
+  readonly twoIsContextAt?: ReadonlySet<HookEventName>;
 }
 
 /** Where a settings file came from, for the dialect's own readers' messages. */
@@ -60,9 +103,41 @@ export interface Dialect {
   /**
    * How its files list hooks: `events` — a `hooks` object keyed by event name, each a list of
    * groups (Claude Code, Gemini CLI, Codex); `entries` — a flat `[[hooks]]` list of entries
-   * naming their `event` (Kimi Code).
+   * naming their `event` (Kimi Code); `flat` — a `hooks` object keyed by event name, each a list
+   * of hooks with an optional `matcher` of their own (Copilot CLI, Cursor, Windsurf).
    */
-  readonly layout: 'events' | 'entries';
+  readonly layout: 'events' | 'entries' | 'flat';
+  /**
+   * `flat` files: event names that stand for one kind of tool call (Cursor's
+   * `beforeShellExecution`, Windsurf's `pre_run_command`), each with the hookwire tools it covers
+   * as a hookwire matcher (`shell`, `write_file|edit_file`, `mcp__.*`).
+   */
+  readonly eventTools?: Readonly<Record<string, string>>;
+  /**
+   * Event names in its files that switch a hook to another dialect's payloads, answers, tool
+   * names and matchers (Copilot CLI's PascalCase names: Claude Code's).
+   */
+  readonly borrowedEvents?: {
+    readonly dialect: DialectName;
+    readonly events: Readonly<Record<string, HookEventName>>;
+  };
+  /** Matchers match the whole value (Copilot CLI anchors them as `^(?:…)$`); else unanchored. */
+  readonly anchoredMatchers?: boolean;
+  /** Its own payload and answer shapes (see `DialectEnvelope`); absent: Claude Code's. */
+  readonly envelope?: DialectEnvelope;
+  /** Exit codes where they differ from Claude Code's. */
+  readonly exitCodes?: DialectExitCodes;
+  /**
+   * Events whose hooks the tool fails closed (Copilot CLI's `preToolUse`: a crash or a non-zero
+   * exit denies): hookwire makes them guards, timeouts included (the tool lets a timeout through,
+   * a fail-open hookwire does not copy).
+   */
+  readonly failClosedAt?: ReadonlySet<HookEventName>;
+  /**
+   * Where a hook of its user-level file runs: `file` — the file's directory (Cursor runs
+   * `~/.cursor/hooks.json`'s hooks from `~/.cursor`); absent — the project directory.
+   */
+  readonly userHooksRunIn?: 'file';
   /** Whether `hooksConfig.enabled: false` and `hooksConfig.disabled` (by hook name) apply. */
   readonly hooksConfig: boolean;
   /** The fields a hook entry may have (others: a warning naming them, the hook still loads). */

@@ -9,6 +9,9 @@ import { claudeDialect } from './claude/claude-dialect.ts';
 import { codexDialect } from './codex/codex-dialect.ts';
 import { geminiDialect } from './gemini/gemini-dialect.ts';
 import { kimiDialect } from './kimi/kimi-dialect.ts';
+import { copilotDialect } from './copilot/copilot-dialect.ts';
+import { cursorDialect } from './cursor/cursor-dialect.ts';
+import { windsurfDialect } from './windsurf/windsurf-dialect.ts';
 import type { DialectName } from './vocabulary.ts';
 
 export type { DialectName } from './vocabulary.ts';
@@ -24,6 +27,9 @@ export const DIALECTS: Readonly<Record<DialectName, Dialect>> = {
   gemini: geminiDialect,
   codex: codexDialect,
   kimi: kimiDialect,
+  copilot: copilotDialect,
+  cursor: cursorDialect,
+  windsurf: windsurfDialect,
 };
 
 /** The hookwire event a dialect's event name stands for, or `undefined`. */

@@ -8,10 +8,12 @@ import { foreignToolAliases, type DialectName } from './vocabulary.ts';
  * Code all use `RegExp.test`: `Edit` as a pattern such as `Edit.*` also matches `NotebookEdit`).
  * Matched against the tool's name in the dialect's words (`Bash`, `run_shell_command`), and
  * against the tool's earlier names in that dialect (`Task` for Claude Code's `Agent`).
+ * `anchored`: the expression must match the whole name (Copilot CLI's `^(?:…)$`).
  */
 export function compileForeignMatcher(
   dialect: DialectName,
   source: string,
+  anchored = false,
 ):
   | { readonly ok: true; readonly matcher: CompiledMatcher }
   | { readonly ok: false; readonly message: string } {
@@ -20,7 +22,7 @@ export function compileForeignMatcher(
   if (own.matcher.kind === 'all') return own;
   let test = own.matcher.matches;
   let key = own.matcher.key;
-  if (own.matcher.kind === 'pattern') {
+  if (own.matcher.kind === 'pattern' && !anchored) {
     const expression = new RegExp(source.trim());
     test = (value) => value !== undefined && expression.test(value);
     key = `${dialect}:/${source.trim()}/`;

@@ -13,6 +13,7 @@
  *   settings and are ignored without a word. Gemini CLI's `hooksConfig` (`enabled`, `disabled`)
  *   is honoured.
  */
+import { dirname } from 'node:path';
 import { parse as parseToml } from 'smol-toml';
 import {
   MATCHER_TARGET,
@@ -28,6 +29,7 @@ import type { CommandHookConfig, HookGroupConfig } from '../settings/hook-config
 import type { ParsedSettingsFile } from '../settings/parse-settings-text.ts';
 import { defaultHookName } from '../settings/parse-settings-text.ts';
 import { formatJsonPath } from '../settings/settings-issue.ts';
+import { tryCompileMatcher } from '../settings/matcher.ts';
 import { readMcpServers } from '../settings/mcp-servers.ts';
 import type { SettingsLayer } from '../settings/settings-layer.ts';
 import { DIALECTS, dialectEvent, type DialectName } from './dialect.ts';
@@ -114,6 +116,7 @@ export function readForeignSettings(text: string, origin: ForeignOrigin): Foreig
   if (raw['disableAllHooks'] === true) return result([]);
   const reader = new Reader(origin, warnings);
   if (dialect.layout === 'entries') reader.readKimi(raw['hooks']);
+  else if (dialect.layout === 'flat') reader.readFlat(raw['hooks']);
   else {
     const config = dialect.hooksConfig ? raw['hooksConfig'] : undefined;
     if (isJsonObject(config) && config['enabled'] === false) return result([]);
@@ -122,6 +125,11 @@ export function readForeignSettings(text: string, origin: ForeignOrigin): Foreig
     reader.readHooks(raw['hooks']);
   }
   return result(reader.groups);
+}
+
+/** A word as `sh` reads it back unchanged (for showing an `exec` + `args` hook). */
+function shellWord(word: string): string {
+  return /^[A-Za-z0-9_./:=@%+-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
 }
 
 function isPositiveNumber(value: unknown): value is number {
@@ -199,10 +207,15 @@ class Reader {
   private push(
     event: HookEventName,
     name: string,
-    matcher: { readonly compiled: HookGroupConfig['matcher']; readonly source: string },
+    matcher: {
+      readonly compiled: HookGroupConfig['matcher'];
+      readonly source: string;
+      readonly foreignNames?: boolean;
+    },
     hooks: readonly CommandHookConfig[],
     sequential: boolean,
     path: string,
+    dialect: DialectName = this.origin.dialect,
   ): void {
     if (hooks.length === 0) return;
     this.groups.push({
@@ -212,8 +225,9 @@ class Reader {
       matcherSource: matcher.source,
       sequential,
       hooks,
-      dialect: this.origin.dialect,
-      foreignNames: true,
+      dialect,
+      foreignNames: matcher.foreignNames ?? true,
+      ...(DIALECTS[dialect].envelope === undefined ? {} : { dialectEvent: name }),
       layer: this.origin.layer,
       file: this.origin.file,
       path,
@@ -224,6 +238,7 @@ class Reader {
     event: HookEventName,
     value: unknown,
     path: string,
+    dialect: DialectName = this.origin.dialect,
   ): { compiled: HookGroupConfig['matcher']; source: string } | undefined {
     const source = typeof value === 'string' ? value : '';
     if (value !== undefined && typeof value !== 'string') {
@@ -233,7 +248,11 @@ class Reader {
     // A matcher on an event without a target is ignored, as those tools do.
     const target = MATCHER_TARGET[event];
     const effective = target === undefined ? '' : source;
-    const compiled = compileForeignMatcher(this.origin.dialect, effective);
+    const compiled = compileForeignMatcher(
+      dialect,
+      effective,
+      DIALECTS[dialect].anchoredMatchers === true,
+    );
     if (!compiled.ok) {
       this.warn(path, `${compiled.message}: this group is skipped`);
       return undefined;
@@ -355,6 +374,197 @@ class Reader {
       path,
       alsoDefinedIn: [],
     };
+  }
+
+  /**
+   * Copilot CLI, Cursor, Windsurf: `hooks` keyed by event name, each a list of hooks (each its
+   * own group, with its own `matcher`). An event that stands for one kind of tool call (Cursor's
+   * `beforeShellExecution`) gets that kind as its matcher, in hookwire's names; an event name the
+   * dialect borrows from another (Copilot CLI's PascalCase names) reads as that dialect's.
+   */
+  readFlat(hooks: unknown): void {
+    if (hooks === undefined) return;
+    const rules = DIALECTS[this.origin.dialect];
+    if (!isJsonObject(hooks)) {
+      this.warn('hooks', 'is not an object of events: no hook is loaded from this file');
+      return;
+    }
+    for (const [name, entries] of Object.entries(hooks)) {
+      const path = formatJsonPath(['hooks', name]);
+      const borrowed = rules.borrowedEvents;
+      let dialect = this.origin.dialect;
+      let event = dialectEvent(dialect, name);
+      if (event === undefined && borrowed !== undefined && Object.hasOwn(borrowed.events, name)) {
+        dialect = borrowed.dialect;
+        event = borrowed.events[name];
+      }
+      if (event === undefined) {
+        this.warn(
+          path,
+          `${rules.title}'s event ${JSON.stringify(name)} is not supported by hookwire (its events: ${Object.keys(rules.events).join(', ')}): these hooks are skipped`,
+        );
+        continue;
+      }
+      if (!Array.isArray(entries)) {
+        this.warn(path, 'is not an array of hooks: skipped');
+        continue;
+      }
+      const hookEvent = event;
+      entries.forEach((entry: unknown, index) => {
+        const hookPath = formatJsonPath(['hooks', name, index]);
+        if (!isJsonObject(entry)) {
+          this.warn(hookPath, 'is not a hook object: skipped');
+          return;
+        }
+        const matcher = this.flatMatcher(hookEvent, name, entry['matcher'], hookPath, dialect);
+        if (matcher === undefined) return;
+        const config = this.readFlatHook(hookEvent, entry, hookPath);
+        if (config !== undefined)
+          this.push(hookEvent, name, matcher, [config], false, hookPath, dialect);
+      });
+    }
+  }
+
+  /** A flat hook's matcher: the event's own kind of tool call, else its `matcher`. */
+  private flatMatcher(
+    event: HookEventName,
+    name: string,
+    value: unknown,
+    path: string,
+    dialect: DialectName,
+  ): { compiled: HookGroupConfig['matcher']; source: string; foreignNames?: boolean } | undefined {
+    const tools = DIALECTS[this.origin.dialect].eventTools?.[name];
+    if (tools === undefined) return this.matcher(event, value, `${path}.matcher`, dialect);
+    if (typeof value === 'string' && value.trim() !== '' && value.trim() !== '*')
+      // Ignoring it widens the hook, never narrows it: a guard guards more calls, not fewer.
+      this.warn(
+        `${path}.matcher`,
+        `${name} already stands for one kind of tool call: this matcher is ignored (the hook runs for every such call)`,
+      );
+    const compiled = tryCompileMatcher(tools, { file: this.origin.file, path });
+    if (!compiled.ok) return undefined;
+    return { compiled: compiled.matcher, source: tools, foreignNames: false };
+  }
+
+  /** One hook of a flat file: its command (per operating system), or `exec` and `args`. */
+  private readFlatHook(
+    event: HookEventName,
+    hook: Readonly<Record<string, unknown>>,
+    path: string,
+  ): CommandHookConfig | undefined {
+    const rules = DIALECTS[this.origin.dialect];
+    const type = hook['type'] ?? 'command';
+    if (type !== 'command') {
+      this.warn(
+        `${path}.type`,
+        `hook type ${JSON.stringify(type)} is not supported by hookwire for ${rules.title} files (only "command"): this hook is skipped`,
+      );
+      return undefined;
+    }
+    for (const key of Object.keys(hook))
+      if (!rules.hookFields.includes(key))
+        this.warn(
+          `${path}.${key}`,
+          `hookwire does not implement the hook field ${JSON.stringify(key)}: ignored (the hook runs without it)`,
+        );
+    const program = this.flatCommand(hook, path);
+    if (program === undefined) return undefined;
+
+    let timeoutMs = rules.defaultTimeoutMs;
+    const timeoutField = hook['timeoutSec'] !== undefined ? 'timeoutSec' : 'timeout';
+    const timeout = hook[timeoutField];
+    if (timeout !== undefined) {
+      if (!isPositiveNumber(timeout))
+        this.warn(
+          `${path}.${timeoutField}`,
+          `is not a positive number of ${rules.timeoutUnit}: the default ${rules.defaultTimeoutMs / 1000}s applies`,
+        );
+      else
+        timeoutMs = Math.min(
+          MAX_TIMEOUT_MS,
+          Math.max(1, Math.round(rules.timeoutUnit === 'seconds' ? timeout * 1000 : timeout)),
+        );
+    }
+    // The tool fails these events' hooks closed (Copilot's preToolUse); Cursor's `failClosed`.
+    let failClosed = rules.failClosedAt?.has(event) === true || hook['failClosed'] === true;
+    if (failClosed && OBSERVE_ONLY_EVENTS.has(event)) failClosed = false;
+    const env = hook['env'];
+    let environment: Record<string, string> | undefined;
+    if (env !== undefined) {
+      if (!isJsonObject(env) || Object.values(env).some((value) => typeof value !== 'string'))
+        this.warn(`${path}.env`, 'is not an object of strings: ignored');
+      else environment = env as Record<string, string>;
+    }
+    const cwdValue = hook['cwd'] ?? hook['working_directory'];
+    let cwd: string | undefined;
+    if (typeof cwdValue === 'string' && cwdValue.trim() !== '') cwd = cwdValue;
+    else if (cwdValue !== undefined)
+      this.warn(`${path}.cwd`, 'is not a directory name: the hook runs in the project directory');
+    // Cursor runs its user-level hooks from `~/.cursor`, the file's directory.
+    if (cwd === undefined && rules.userHooksRunIn === 'file' && this.origin.layer === 'user')
+      cwd = dirname(this.origin.file);
+    const description = typeof hook['comment'] === 'string' ? hook['comment'] : undefined;
+    return {
+      type: 'command',
+      name: defaultHookName(program.command),
+      command: program.command,
+      ...(program.argv === undefined ? {} : { argv: program.argv }),
+      ...(description === undefined ? {} : { description }),
+      timeoutMs,
+      failClosed,
+      ...(environment === undefined ? {} : { env: environment }),
+      ...(cwd === undefined ? {} : { cwd }),
+      layer: this.origin.layer,
+      file: this.origin.file,
+      path,
+      alsoDefinedIn: [],
+    };
+  }
+
+  /**
+   * The command a flat hook runs here: per operating system as Copilot CLI and VS Code write
+   * them (on Linux `linux`, then `bash`, then `command`; on macOS `osx` first), or `exec` with
+   * `args`, started without a shell. A hook with only a Windows command (`powershell`,
+   * `windows`) is skipped with a warning.
+   */
+  private flatCommand(
+    hook: Readonly<Record<string, unknown>>,
+    path: string,
+  ): { readonly command: string; readonly argv?: readonly string[] } | undefined {
+    const own =
+      process.platform === 'darwin' ? 'osx' : process.platform === 'win32' ? 'windows' : 'linux';
+    const fields =
+      process.platform === 'win32' ? [own, 'powershell', 'command'] : [own, 'bash', 'command'];
+    const allowed = DIALECTS[this.origin.dialect].hookFields;
+    for (const field of fields) {
+      if (!allowed.includes(field)) continue;
+      const value = hook[field];
+      if (typeof value === 'string' && value.trim() !== '') return { command: value };
+      if (value !== undefined) this.warn(`${path}.${field}`, 'is not a command string: ignored');
+    }
+    const exec = hook['exec'];
+    if (allowed.includes('exec') && typeof exec === 'string' && exec.trim() !== '') {
+      const args = hook['args'] ?? [];
+      if (!Array.isArray(args) || args.some((arg) => typeof arg !== 'string')) {
+        this.warn(`${path}.args`, 'is not an array of strings: this hook is skipped');
+        return undefined;
+      }
+      const argv = [exec, ...(args as string[])];
+      return { command: argv.map(shellWord).join(' '), argv };
+    }
+    const windowsOnly = ['powershell', 'windows'].filter((field) => hook[field] !== undefined);
+    if (windowsOnly.length > 0) {
+      this.warn(
+        path,
+        `has only a Windows command (${windowsOnly.join(', ')}), none for ${process.platform} (${fields.filter((field) => allowed.includes(field)).join(', ')}): this hook is skipped`,
+      );
+      return undefined;
+    }
+    this.warn(
+      path,
+      `has no command (${fields.filter((field) => allowed.includes(field)).join(', ')}${allowed.includes('exec') ? ', exec' : ''}): this hook is skipped`,
+    );
+    return undefined;
   }
 
   /** Kimi Code: `[[hooks]]` tables, each one hook with its own `event` and `matcher`. */

@@ -1,3 +1,4 @@
+import { readdirSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { SettingsEnvironment, SettingsLayer } from '../settings/settings-layer.ts';
@@ -22,6 +23,13 @@ export interface ForeignSource {
  * | gemini | `~/.gemini/settings.json` | `.gemini/settings.json` | |
  * | codex | `~/.codex/hooks.json`, `~/.codex/config.toml` (`[hooks]`) | `.codex/hooks.json`, `.codex/config.toml` | |
  * | kimi | `~/.kimi-code/config.toml` (`[[hooks]]`) | | |
+ * | copilot | `~/.copilot/hooks/*.json` | `.github/hooks/*.json` | |
+ * | cursor | `~/.cursor/hooks.json` | `.cursor/hooks.json` | |
+ * | windsurf | `~/.codeium/windsurf/hooks.json` | `.windsurf/hooks.json` | |
+ *
+ * and, in the managed layer, Windsurf's machine-wide `/etc/windsurf/hooks.json` (under
+ * `HOOKWIRE_SYSTEM_ROOT`, default `/`). A `*.json` path lists its directory's `.json` files in
+ * name order (a missing directory lists none).
  */
 export function foreignSources(options: {
   readonly projectDir: string;
@@ -30,20 +38,33 @@ export function foreignSources(options: {
   const env = options.env ?? process.env;
   const home =
     env.HOOKWIRE_HOME === undefined || env.HOOKWIRE_HOME === '' ? homedir() : env.HOOKWIRE_HOME;
+  const system =
+    env.HOOKWIRE_SYSTEM_ROOT === undefined || env.HOOKWIRE_SYSTEM_ROOT === ''
+      ? '/'
+      : env.HOOKWIRE_SYSTEM_ROOT;
   const project = resolve(options.projectDir);
+  const roots = { home, project, system };
   const sources: ForeignSource[] = [];
-  // Layer by layer (user, then project, then local), each dialect's files in `DIALECTS` order.
-  for (const layer of ['user', 'project', 'local'] as const)
+  // Layer by layer (managed, user, project, local), each dialect's files in `DIALECTS` order.
+  for (const layer of ['managed', 'user', 'project', 'local'] as const)
     for (const dialect of DIALECT_NAMES)
       for (const source of DIALECTS[dialect].sources)
         if (source.layer === layer)
-          sources.push({
-            layer,
-            file:
-              source.under === 'home'
-                ? resolve(home, ...source.path)
-                : join(project, ...source.path),
-            dialect,
-          });
+          for (const file of sourceFiles(resolve(roots[source.under], ...source.path)))
+            sources.push({ layer, file, dialect });
   return sources;
+}
+
+/** The file `path` names, or, for `DIR/*.json`, the directory's `.json` files by name. */
+function sourceFiles(path: string): string[] {
+  if (!path.endsWith('*.json')) return [path];
+  const directory = path.slice(0, -'*.json'.length);
+  try {
+    return readdirSync(directory)
+      .filter((name) => name.endsWith('.json'))
+      .sort()
+      .map((name) => join(directory, name));
+  } catch {
+    return []; // no such directory: the rule, not news
+  }
 }

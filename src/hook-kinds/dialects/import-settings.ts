@@ -12,6 +12,7 @@ import { parsePermissionRule } from '../../hooks/permissions/index.ts';
 import type { CommandHookConfig, HookGroupConfig } from '../settings/hook-config.ts';
 import { defaultHookName } from '../default-hook-name.ts';
 import type { SettingsEnvironment } from '../settings/settings-layer.ts';
+import { DIALECTS } from './dialect.ts';
 import { readForeignSettings } from './foreign-settings.ts';
 import { foreignSources } from './foreign-sources.ts';
 import { BUILTIN_TOOL_ARGUMENTS, hookwireToolName, type DialectName } from './vocabulary.ts';
@@ -44,7 +45,10 @@ export function importGroups(groups: readonly HookGroupConfig[]): ImportedSettin
     const where = `${group.file} at ${group.path}`;
     const toolEvent = MATCHER_TARGET[group.event] === 'tool_name';
     let matcher: string | undefined;
-    if (group.matcher.kind === 'names' && toolEvent) {
+    if (group.foreignNames === false) {
+      // The event's own kind of tool call (Cursor's beforeShellExecution), in hookwire's names.
+      if (group.matcherSource !== '') matcher = group.matcherSource;
+    } else if (group.matcher.kind === 'names' && toolEvent) {
       const names = group.matcherSource.split('|').map((name) => name.trim());
       const kept: string[] = [];
       for (const name of names) {
@@ -63,8 +67,12 @@ export function importGroups(groups: readonly HookGroupConfig[]): ImportedSettin
       }
       matcher = kept.join('|');
     } else if (group.matcher.kind === 'pattern') {
-      // Unanchored there, whole-value here; tool names inside an expression are not rewritten.
-      matcher = `.*(?:${group.matcherSource.trim()}).*`;
+      // Unanchored there (anchored in Copilot CLI, as here); tool names inside an expression are
+      // not rewritten.
+      matcher =
+        DIALECTS[dialect].anchoredMatchers === true
+          ? group.matcherSource.trim()
+          : `.*(?:${group.matcherSource.trim()}).*`;
       if (toolEvent)
         notes.push(
           `${where}: the regular expression "${group.matcherSource}" is carried as "${matcher}" (it matches hookwire's tool names, which it does not rewrite)`,
@@ -79,6 +87,10 @@ export function importGroups(groups: readonly HookGroupConfig[]): ImportedSettin
         readonly env?: unknown;
         readonly statusMessage?: string;
       };
+      if (hook.argv !== undefined)
+        notes.push(
+          `${path}: "exec" and "args" are carried as one command line, each word quoted for sh (hookwire's own settings start commands under sh)`,
+        );
       for (const field of ['once', 'async', 'env', 'statusMessage'] as const)
         if (extra[field] !== undefined)
           notes.push(
@@ -100,14 +112,18 @@ export function importGroups(groups: readonly HookGroupConfig[]): ImportedSettin
         timeout: timeoutText(hook.timeoutMs),
         ...(hook.failClosed ? { failClosed: true } : {}),
         ...(condition === undefined ? {} : { if: condition }),
+        ...(hook.cwd === undefined ? {} : { cwd: hook.cwd }),
       };
     });
     // The name it was registered under (hookwire reads Gemini CLI's aliases too), so its hooks
     // keep getting the same hook_event_name.
-    (hooks[group.registeredAs] ??= []).push({
+    // A dialect with payloads of its own keeps its event name beside hookwire's.
+    const key = group.dialectEvent === undefined ? group.registeredAs : group.event;
+    (hooks[key] ??= []).push({
       ...(matcher === undefined ? {} : { matcher }),
       ...(group.sequential ? { sequential: true } : {}),
       dialect,
+      ...(group.dialectEvent === undefined ? {} : { dialectEvent: group.dialectEvent }),
       hooks: entries,
     });
   }

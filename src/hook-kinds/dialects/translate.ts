@@ -20,6 +20,7 @@ import { isJsonObject } from '../../wire/json-object.ts';
 import { hookOutputCommonShape } from '../../wire/hook-decision.ts';
 import { lazy } from '../../wire/lazy.ts';
 import { DIALECTS } from './dialect.ts';
+import type { EnvelopeFacts } from './dialect-contract.ts';
 import {
   foreignToolInput,
   foreignToolName,
@@ -53,6 +54,22 @@ export function foreignPayload(dialect: DialectName, event: HookEventName, field
       ? { tool_input: foreignToolInput(dialect, toolName, extended['tool_input']) }
       : {}),
   };
+}
+
+/**
+ * The payload a hook of `dialect` registered under `name` gets, when the dialect has payloads of
+ * its own (`Dialect.envelope`: Copilot CLI's camelCase events, Cursor, Windsurf): rebuilt whole
+ * from hookwire's complete payload. Otherwise the payload as is.
+ */
+export function foreignEnvelope(
+  dialect: DialectName,
+  name: string,
+  event: HookEventName,
+  payload: Fields,
+  facts: EnvelopeFacts = {},
+): Fields {
+  const envelope = DIALECTS[dialect].envelope;
+  return envelope === undefined ? payload : envelope.payload(name, event, payload, facts);
 }
 
 /** A dialect hook's rewritten arguments (in its words) for hookwire's tool `toolName`. */
@@ -133,7 +150,9 @@ export function foreignAnswer(
   event: HookEventName,
   value: Readonly<Record<string, unknown>>,
 ): Readonly<Record<string, unknown>> {
-  const model = DIALECTS[dialect].modelHooks;
+  const rules = DIALECTS[dialect];
+  if (rules.envelope !== undefined) return rules.envelope.answer(event, value);
+  const model = rules.modelHooks;
   return model?.events.has(event) === true ? model.answer(event, value) : value;
 }
 

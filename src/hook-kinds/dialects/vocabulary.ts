@@ -11,43 +11,20 @@
  * same Claude Code table.
  */
 
-/** A dialect: the tool a settings file was written for. `hookwire` is hookwire's own. */
-export type DialectName = 'claude' | 'gemini' | 'codex' | 'kimi';
+import type { DialectName } from './dialect-names.ts';
+import type { ToolMapping, ToolTable } from './tool-mapping.ts';
+import { FILE_PATH } from './tool-mapping.ts';
+import { COPILOT_TOOLS, COPILOT_TOOLS_WITHOUT_COUNTERPART } from './copilot/copilot-tools.ts';
+import { CURSOR_TOOLS, CURSOR_TOOLS_WITHOUT_COUNTERPART } from './cursor/cursor-tools.ts';
+import { WINDSURF_TOOLS } from './windsurf/windsurf-tools.ts';
 
-/** Every foreign dialect, in the order their layers load. */
-export const DIALECT_NAMES: readonly DialectName[] = ['claude', 'gemini', 'codex', 'kimi'];
-
-/** One argument of a built-in tool in a dialect's words. */
-interface FieldMapping {
-  /** The argument's name in the dialect. */
-  readonly name: string;
-  /** hookwire value → the dialect's (e.g. seconds → milliseconds). */
-  readonly out?: (value: unknown) => unknown;
-  /** The dialect's value → hookwire's. */
-  readonly back?: (value: unknown) => unknown;
-}
-
-/** One hookwire built-in tool in a dialect's words. */
-export interface ToolMapping {
-  /** The dialect's name of the tool. */
-  readonly name: string;
-  /** hookwire argument → its name in the dialect, for the arguments whose names or units differ. */
-  readonly fields: Readonly<Record<string, FieldMapping>>;
-  /**
-   * Arguments of the dialect's tool that hookwire's tool does not take: a hook that sets one gets
-   * a note that it was dropped (the call runs with the rest), instead of a failed call.
-   */
-  readonly foreignOnly: readonly string[];
-  /**
-   * Earlier names of the dialect's tool (Claude Code's `Task`, now `Agent`): a matcher naming one
-   * matches the tool too, and a rule or an import that names one means it. Payloads say `name`.
-   */
-  readonly aliases?: readonly string[];
-}
+export type { DialectName } from './dialect-names.ts';
+export { DIALECT_NAMES } from './dialect-names.ts';
+export type { ToolMapping } from './tool-mapping.ts';
 
 const secondsToMs = (value: unknown): unknown => (typeof value === 'number' ? value * 1000 : value);
 const msToSeconds = (value: unknown): unknown => (typeof value === 'number' ? value / 1000 : value);
-const filePath: Readonly<Record<string, FieldMapping>> = { path: { name: 'file_path' } };
+const filePath = FILE_PATH;
 
 /** The hookwire arguments each built-in tool takes (its JSON Schema's properties). */
 export const BUILTIN_TOOL_ARGUMENTS: Readonly<Record<string, readonly string[]>> = {
@@ -61,7 +38,7 @@ export const BUILTIN_TOOL_ARGUMENTS: Readonly<Record<string, readonly string[]>>
 };
 
 /** Claude Code's names (Codex and Kimi Code use the same). hookwire name → mapping. */
-const CLAUDE_TOOLS: Readonly<Record<string, ToolMapping>> = {
+const CLAUDE_TOOLS: ToolTable = {
   shell: {
     name: 'Bash',
     // Claude Code's Bash takes its timeout in milliseconds; hookwire's shell in seconds.
@@ -100,7 +77,7 @@ const CLAUDE_TOOLS: Readonly<Record<string, ToolMapping>> = {
 };
 
 /** Gemini CLI's names. hookwire name → mapping. */
-const GEMINI_TOOLS: Readonly<Record<string, ToolMapping>> = {
+const GEMINI_TOOLS: ToolTable = {
   shell: { name: 'run_shell_command', fields: {}, foreignOnly: ['dir_path', 'directory'] },
   read_file: {
     name: 'read_file',
@@ -121,11 +98,14 @@ const GEMINI_TOOLS: Readonly<Record<string, ToolMapping>> = {
   grep: { name: 'grep_search', fields: { path: { name: 'dir_path' } }, foreignOnly: ['include'] },
 };
 
-const TABLES: Readonly<Record<DialectName, Readonly<Record<string, ToolMapping>>>> = {
+const TABLES: Readonly<Record<DialectName, ToolTable>> = {
   claude: CLAUDE_TOOLS,
   gemini: GEMINI_TOOLS,
   codex: CLAUDE_TOOLS,
   kimi: CLAUDE_TOOLS,
+  copilot: COPILOT_TOOLS,
+  cursor: CURSOR_TOOLS,
+  windsurf: WINDSURF_TOOLS,
 };
 
 /**
@@ -137,6 +117,9 @@ export const TOOLS_WITHOUT_COUNTERPART: Readonly<Record<DialectName, readonly st
   gemini: ['list_directory', 'read_many_files', 'web_fetch', 'google_web_search', 'save_memory'],
   codex: ['apply_patch'],
   kimi: [],
+  copilot: COPILOT_TOOLS_WITHOUT_COUNTERPART,
+  cursor: CURSOR_TOOLS_WITHOUT_COUNTERPART,
+  windsurf: [],
 };
 
 /** The dialect's table: hookwire tool name → mapping. */

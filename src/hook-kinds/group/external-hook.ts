@@ -29,7 +29,9 @@ import type { CommandHookConfig } from '../settings/index.ts';
 /** The dialect fields any hook of a dialect group may carry (see `CommandHookConfig`). */
 type DialectHook = Partial<Pick<CommandHookConfig, 'if' | 'once' | 'async'>>;
 const dialectFields = (hook: object): DialectHook => hook;
+import type { EnvelopeFacts } from '../dialects/dialect-contract.ts';
 import {
+  foreignEnvelope,
   foreignOutcome,
   foreignPayload,
   hookwireRewrite,
@@ -98,6 +100,7 @@ export function commandHookForGroup(
     context: HookContext,
     fields: object,
     group: HookGroupConfig,
+    facts: EnvelopeFacts = {},
   ): Promise<CombinedOutcome> {
     const session = context.session;
     const payload = buildHookInput(
@@ -113,8 +116,20 @@ export function commandHookForGroup(
       fields as HookInputFieldsMap[HookEventName],
       group.registeredAs,
     );
-    // The payload is a plain JSON object; the runner only serialises it.
-    const run = await runHookGroup(group, payload as unknown as Readonly<Record<string, unknown>>, {
+    // The payload is a plain JSON object; the runner only serialises it. A dialect with payloads
+    // of its own (Cursor, Windsurf, Copilot CLI's camelCase events) gets it rebuilt in its shape.
+    const complete = payload as unknown as Readonly<Record<string, unknown>>;
+    const wire =
+      group.dialect === undefined
+        ? complete
+        : foreignEnvelope(
+            group.dialect,
+            group.dialectEvent ?? group.registeredAs,
+            group.event,
+            complete,
+            facts,
+          );
+    const run = await runHookGroup(group, wire, {
       runner: options.runner,
       projectDir: options.projectDir ?? session.cwd,
       sessionId: session.sessionId,
@@ -148,6 +163,9 @@ export function commandHookForGroup(
     // A dialect's hook sees the payload (and matches) in its own tool's words.
     const view = dialect === undefined ? fields : foreignPayload(dialect, group.event, fields);
     const names = group.foreignNames === true ? view : fields;
+    // What a dialect's own payload says beyond hookwire's (Cursor's `loop_count` at `stop`).
+    const continuations = (event as { readonly continuations?: unknown }).continuations;
+    const facts: EnvelopeFacts = typeof continuations === 'number' ? { continuations } : {};
     if (external.matcher !== undefined && !group.matcher.matches(names[external.matcher] as string))
       return proceed;
     const projectDir = options.projectDir ?? context.session.cwd;
@@ -156,10 +174,10 @@ export function commandHookForGroup(
     const background = selected.hooks.filter((hook) => dialectFields(hook).async === true);
     if (background.length > 0)
       // `async`: started, never waited for; its answer cannot change the action.
-      void fire(context, view, { ...selected, hooks: background }).catch(() => undefined);
+      void fire(context, view, { ...selected, hooks: background }, facts).catch(() => undefined);
     const waited = selected.hooks.filter((hook) => dialectFields(hook).async !== true);
     if (waited.length === 0) return proceed;
-    let combined = await fire(context, view, { ...selected, hooks: waited });
+    let combined = await fire(context, view, { ...selected, hooks: waited }, facts);
     if (dialect !== undefined) combined = foreignOutcome(dialect, group.event, fields, combined);
     if (dialect !== undefined && 'args' in combined && typeof fields['tool_name'] === 'string') {
       const back = hookwireRewrite(dialect, fields['tool_name'], combined.args);

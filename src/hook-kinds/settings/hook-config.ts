@@ -2,7 +2,7 @@ import type { HookEventName, RegisteredEventName } from '../../events/index.ts';
 import type { CompiledMatcher } from './matcher.ts';
 import type { HookConfig } from '../registry.ts';
 import type { SettingsLayer } from './settings-layer.ts';
-import type { DialectName } from '../dialects/vocabulary.ts';
+import type { DialectName } from '../dialects/dialect-names.ts';
 
 export type { CommandHookConfig } from '../command/command-config.ts';
 
@@ -29,6 +29,12 @@ export interface HookGroupConfig {
    * file). False or absent: in hookwire's (a hookwire file's group with a `dialect`).
    */
   readonly foreignNames?: boolean;
+  /**
+   * The dialect's own event name its hooks were written for, when the dialect has payloads of its
+   * own (Cursor's `beforeShellExecution`, Windsurf's `pre_run_command`): what they get as
+   * `hook_event_name` / `agent_action_name`. Absent: `registeredAs`.
+   */
+  readonly dialectEvent?: string;
   readonly layer: SettingsLayer;
   readonly file: string;
   /** JSON path of the group, e.g. `hooks.PreToolUse[0]`. */

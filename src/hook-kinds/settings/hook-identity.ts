@@ -61,6 +61,9 @@ export function hookIdentity(group: HookIdentityGroup, hook: object): string {
   const identity: Record<string, unknown> = { event: group.event, matcher: group.matcher.key };
   const dialect = field(group, 'dialect');
   if (dialect !== undefined) identity['dialect'] = dialect;
+  // The payload a dialect with payloads of its own gives (Cursor's beforeShellExecution).
+  const dialectEvent = field(group, 'dialectEvent');
+  if (dialectEvent !== undefined) identity['dialectEvent'] = dialectEvent;
   for (const [key, value] of Object.entries(hook))
     if (value !== undefined && !COSMETIC_HOOK_FIELDS.has(key)) identity[key] = value;
   return JSON.stringify(canonical(identity));

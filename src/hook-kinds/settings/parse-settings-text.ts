@@ -383,6 +383,9 @@ function checkSemantics(
         sequential: entry.sequential === true,
         hooks,
         ...(typeof entry.dialect === 'string' ? { dialect: entry.dialect as DialectName } : {}),
+        ...(typeof entry.dialect === 'string' && typeof entry.dialectEvent === 'string'
+          ? { dialectEvent: entry.dialectEvent }
+          : {}),
         layer,
         file,
         path: groupPath,

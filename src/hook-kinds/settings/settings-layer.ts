@@ -30,6 +30,8 @@ export interface SettingsEnvironment {
   readonly HOOKWIRE_MANAGED_SETTINGS?: string | undefined;
   /** Home directory holding `.hookwire/settings.json`; default `os.homedir()`. */
   readonly HOOKWIRE_HOME?: string | undefined;
+  /** Root under which machine-wide files of other tools are read (`/etc/windsurf/…`); default `/`. */
+  readonly HOOKWIRE_SYSTEM_ROOT?: string | undefined;
 }
 
 /** One file to load: its layer, absolute path, and whether it must exist. */

@@ -7,6 +7,7 @@ import {
 } from '../../events/index.ts';
 import { HOOK_KINDS, hookEntrySchema } from '../registry.ts';
 import { mcpServersSchema } from './mcp-servers.ts';
+import { DIALECT_NAMES } from '../dialects/dialect-names.ts';
 
 /**
  * The shape of a settings file, as zod schemas. They are the one source of truth: loading
@@ -30,9 +31,13 @@ export const hookGroupSchema = z
       description:
         'true: the hooks run one after another, each seeing the input as rewritten by the ones before. Default false (parallel).',
     }),
-    dialect: z.enum(['claude', 'gemini', 'codex', 'kimi']).optional().meta({
+    dialect: z.enum(DIALECT_NAMES).optional().meta({
       description:
         'The tool these hooks were written for (what "hookwire hooks import" writes): they get tool_name and tool_input in its names and units, and their answers are read by its rules. The matcher and "if" stay in hookwire\'s tool names. Default: hookwire\'s own.',
+    }),
+    dialectEvent: z.string().regex(/\S/).optional().meta({
+      description:
+        'With "dialect": the event name those hooks were written for, when that tool gives its hooks payloads of its own (Cursor\'s "beforeShellExecution", Windsurf\'s "pre_run_command", Copilot CLI\'s "preToolUse"): they get that name and that payload. Default: the group\'s event.',
     }),
     hooks: z
       .array(hookEntrySchema())
@@ -138,13 +143,10 @@ export const settingsFileSchema = z
         description:
           'Variables the shell tool (and hooks with "environment": "scrubbed") keep although their names look like credentials, e.g. ["GITHUB_TOKEN"]. From files inside the project they apply once trusted.',
       }),
-    dialects: z
-      .array(z.enum(['claude', 'gemini', 'codex', 'kimi']))
-      .optional()
-      .meta({
-        description:
-          "Which other tools' settings files hookwire reads hooks from (Claude Code .claude/settings*.json, Gemini CLI .gemini/settings.json, Codex .codex/hooks.json, Kimi Code ~/.kimi-code/config.toml). Default: all four; [] reads none (like --no-dialects). The managed policy's value binds; else the last layer that sets it.",
-      }),
+    dialects: z.array(z.enum(DIALECT_NAMES)).optional().meta({
+      description:
+        "Which other tools' settings files hookwire reads hooks from (Claude Code .claude/settings*.json, Gemini CLI .gemini/settings.json, Codex .codex/hooks.json, Kimi Code ~/.kimi-code/config.toml, GitHub Copilot CLI .github/hooks/*.json, Cursor .cursor/hooks.json, Windsurf .windsurf/hooks.json). Default: all of them; [] reads none (like --no-dialects). The managed policy's value binds; else the last layer that sets it.",
+    }),
     hooks: hooksByEventSchema.optional(),
     agents: z
       .record(z.string().regex(/^[A-Za-z0-9][A-Za-z0-9_.-]*$/), agentTypeSchema)
