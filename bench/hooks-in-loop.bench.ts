@@ -159,7 +159,9 @@ export interface SideBySideRow {
   readonly kind: string;
   readonly limit: number;
   /** Undefined when the other agent is not installed here (the reason printed). */
-  prepare(bench: Bench): Promise<{ perEventMs(): Promise<number>; close(): Promise<void> } | string>;
+  prepare(
+    bench: Bench,
+  ): Promise<{ perEventMs(): Promise<number>; close(): Promise<void> } | string>;
 }
 
 /** The side-by-side rows; Claude Code's is added by the branch that installs it. */
@@ -385,7 +387,12 @@ export default async function hooksInLoopBench(): Promise<void> {
   const turns = Array.from({ length: TOOL_CALLS }, (_, index) =>
     JSON.stringify({
       blocks: [
-        { type: 'tool_call', id: `call_${index}`, name: 'read_file', parameters: { path: 'a.txt' } },
+        {
+          type: 'tool_call',
+          id: `call_${index}`,
+          name: 'read_file',
+          parameters: { path: 'a.txt' },
+        },
       ],
       finishReason: 'tool_calls',
     }),
@@ -445,7 +452,8 @@ export default async function hooksInLoopBench(): Promise<void> {
   try {
     // One unmeasured round warms the disk cache, the compile cache and the floors.
     for (const variant of variants) await runOnce(bench, variant.settings, model, fifo, clock);
-    for (const floor of floors.values()) for (let index = 0; index < 5; index++) await floor.sample();
+    for (const floor of floors.values())
+      for (let index = 0; index < 5; index++) await floor.sample();
     for (let round = 0; round < ROUNDS; round++) {
       const gaps = new Map<string, number>();
       // Rotate the order so no variant always runs first (or right after another).
