@@ -13,9 +13,10 @@
  * figure is the median over rounds.
  *
  * Each figure is printed beside its floor, measured in the same rounds:
- * - `process` (a Node script answering every request with `{}`): a bare JSON-line round trip
- *   with a process running the same script (write one request line, read the answer line).
- *   Bounds: ≤ 0.1 ms per event, and ≤ 1/50 of the command hook's cost.
+ * - `process` (a Node script in the project, answering every request with `{}`, started with the
+ *   session): a bare JSON-line round trip with a process running the same script (write one
+ *   request line, read the answer line). Bounds: ≤ 0.1 ms per event, and ≤ 1/50 of the command
+ *   hook's cost.
  * - `command` (`true`): a C program compiled here with `cc` that `posix_spawn`s `/bin/sh -c true`
  *   in its own session with the three pipes (payload written, output drained, waited for), timed
  *   per spawn by its own clock. Bound ≤ 1.5×.
@@ -29,7 +30,7 @@
  */
 import { spawn, spawnSync, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { constants, openSync } from 'node:fs';
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import { Socket, type AddressInfo } from 'node:net';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
@@ -381,7 +382,9 @@ export default async function hooksInLoopBench(): Promise<void> {
   const project = join(root, 'project');
   await mkdir(project, { recursive: true });
   await writeFile(join(project, 'a.txt'), 'a small file\n');
-  const processScript = join(root, 'noop-process-hook.mjs');
+  // Inside the project, where hooks live: trust's check of the scripts a hook names is on the path.
+  await mkdir(join(project, '.hookwire', 'hooks'), { recursive: true });
+  const processScript = join(project, '.hookwire', 'hooks', 'noop-process-hook.mjs');
   await writeFile(processScript, NOOP_PROCESS_SCRIPT);
   const model = join(root, 'model.jsonl');
   const turns = Array.from({ length: TOOL_CALLS }, (_, index) =>
@@ -444,6 +447,11 @@ export default async function hooksInLoopBench(): Promise<void> {
     else sides.set(row, prepared);
   }
 
+  // A script changed in the last 2 s is hashed again before every event (trust's racy window,
+  // named-files.ts); a user's hook script is older than that, so the rounds start after it.
+  const settledAt = (await stat(processScript)).ctimeMs + 2100;
+  if (Date.now() < settledAt)
+    await new Promise((resolve) => setTimeout(resolve, settledAt - Date.now()));
   const clock = requestClock(fifo);
   const costs = new Map<string, number[]>(KINDS.map((row) => [row.kind, []]));
   const bare: number[] = [];
