@@ -26,7 +26,9 @@
  * The rows are a table (`KINDS`): a new kind (`ahp`, `module`) is one row — its settings entry,
  * its floor and its bounds. Side-by-side comparisons with another agent running the same no-op
  * hook (Claude Code on a loopback Anthropic mock) go in `SIDE_BY_SIDE`, measured in the same
- * rounds. `HOOKWIRE_BENCH_ROUNDS` sets the rounds (default 12).
+ * rounds. `HOOKWIRE_BENCH_ROUNDS` sets the rounds (default 12); `HOOKWIRE_BENCH_BASE_CLI=PATH`
+ * also times another build's `dist/bin/hookwire.js` in the same rounds, each kind's cost beside
+ * this build's (how the figures in docs/decisions/0031 compare a change with main).
  */
 import { spawn, spawnSync, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { constants, openSync } from 'node:fs';
@@ -44,6 +46,8 @@ const built = fileURLToPath(new URL('../dist/bin/hookwire.js', import.meta.url))
 const TOOL_CALLS = 40;
 const DROPPED_GAPS = 2;
 const ROUNDS = Number(process.env['HOOKWIRE_BENCH_ROUNDS'] ?? 12);
+/** Another build's CLI timed in the same rounds (e.g. main's, to show a change), when set. */
+const baseCli = process.env['HOOKWIRE_BENCH_BASE_CLI'];
 /** Floor samples per round, per floor. */
 const FLOOR_SAMPLES = 20;
 
@@ -313,6 +317,7 @@ function summarize(values: readonly number[]): Measured {
 /** Runs `hookwire run` once with `settings`; resolves with the median gap between requests, ms. */
 async function runOnce(
   bench: Bench,
+  cli: string,
   settings: string,
   model: string,
   fifo: string,
@@ -322,7 +327,7 @@ async function runOnce(
   const child = spawn(
     process.execPath,
     [
-      built,
+      cli,
       'run',
       'go',
       '--model',
@@ -422,14 +427,16 @@ export default async function hooksInLoopBench(): Promise<void> {
     httpUrl: `http://127.0.0.1:${port}/hook`,
   };
 
-  const variants: { name: string; settings: string }[] = [];
+  const variants: { name: string; settings: string; cli: string }[] = [];
   const writeSettings = async (name: string, hooks: Record<string, unknown>[]) => {
     const file = join(root, `${name}.settings.json`);
     await writeFile(
       file,
       JSON.stringify(hooks.length === 0 ? {} : { hooks: { PreToolUse: [{ hooks }] } }),
     );
-    variants.push({ name, settings: file });
+    variants.push({ name, settings: file, cli: built });
+    if (baseCli !== undefined)
+      variants.push({ name: `base:${name}`, settings: file, cli: baseCli });
   };
   await writeSettings('none', []);
   for (const row of KINDS) await writeSettings(row.kind, [row.hook(bench)]);
@@ -455,11 +462,13 @@ export default async function hooksInLoopBench(): Promise<void> {
   const clock = requestClock(fifo);
   const costs = new Map<string, number[]>(KINDS.map((row) => [row.kind, []]));
   const bare: number[] = [];
+  const baseCosts = new Map<string, number[]>(KINDS.map((row) => [row.kind, []]));
   const floorSamples = new Map<string, number[]>([...floors.keys()].map((kind) => [kind, []]));
   const sideSamples = new Map<SideBySideRow, number[]>([...sides.keys()].map((row) => [row, []]));
   try {
     // One unmeasured round warms the disk cache, the compile cache and the floors.
-    for (const variant of variants) await runOnce(bench, variant.settings, model, fifo, clock);
+    for (const variant of variants)
+      await runOnce(bench, variant.cli, variant.settings, model, fifo, clock);
     for (const floor of floors.values())
       for (let index = 0; index < 5; index++) await floor.sample();
     for (let round = 0; round < ROUNDS; round++) {
@@ -468,7 +477,10 @@ export default async function hooksInLoopBench(): Promise<void> {
       for (let index = 0; index < variants.length; index++) {
         const variant = variants[(round + index) % variants.length];
         if (variant === undefined) continue;
-        gaps.set(variant.name, await runOnce(bench, variant.settings, model, fifo, clock));
+        gaps.set(
+          variant.name,
+          await runOnce(bench, variant.cli, variant.settings, model, fifo, clock),
+        );
         const floor = floors.get(variant.name);
         if (floor !== undefined)
           for (let sample = 0; sample < FLOOR_SAMPLES; sample++)
@@ -477,6 +489,10 @@ export default async function hooksInLoopBench(): Promise<void> {
       const none = gaps.get('none') ?? Number.NaN;
       bare.push(none);
       for (const row of KINDS) costs.get(row.kind)?.push((gaps.get(row.kind) ?? Number.NaN) - none);
+      const baseNone = gaps.get('base:none') ?? Number.NaN;
+      if (baseCli !== undefined)
+        for (const row of KINDS)
+          baseCosts.get(row.kind)?.push((gaps.get(`base:${row.kind}`) ?? Number.NaN) - baseNone);
       for (const [row, side] of sides) sideSamples.get(row)?.push(await side.perEventMs());
     }
   } finally {
@@ -532,6 +548,19 @@ export default async function hooksInLoopBench(): Promise<void> {
       limit,
     });
   }
+  if (baseCli !== undefined)
+    for (const row of KINDS) {
+      const ours = figures.get(row.kind);
+      if (ours === undefined) continue;
+      const theirs = summarize(baseCosts.get(row.kind) ?? []);
+      record({
+        name: `${row.kind}: added per event in hookwire run, this build vs ${baseCli}`,
+        candidate: ours,
+        baseline: theirs,
+        ratio: ours.median / theirs.median,
+        unit: 'ms',
+      });
+    }
   for (const [row, samples] of sideSamples) {
     const ours = figures.get(row.kind);
     if (ours === undefined) continue;
