@@ -36,6 +36,22 @@ describe('decodeHookOutput: common fields', () => {
     expect(decodeHookOutput('PreToolUse', {})).toEqual({ ok: true, value: {} });
   });
 
+  it('decodes {} as the schema does for every event, and still checks a non-empty answer', () => {
+    for (const event of [
+      'PreToolUse',
+      'PostToolUse',
+      'Stop',
+      'SessionStart',
+      'UserPromptSubmit',
+    ] as const) {
+      expect(decodeHookOutput(event, {})).toEqual({ ok: true, value: {} });
+      expect(decodeHookOutput(event, {}).ok && decodeHookOutput(event, {})).not.toBe(
+        decodeHookOutput(event, {}),
+      );
+      expect(decodeHookOutput(event, { colour: 'red' }).ok).toBe(false);
+    }
+  });
+
   it('rejects a top-level "ask" pointing at permissionDecision', () => {
     expect(issuesOf(decodeHookOutput('PreToolUse', { decision: 'ask' }))).toEqual([
       {

@@ -124,6 +124,9 @@ export function decodeHookOutput<N extends RegisteredEventName>(
     const got = Array.isArray(value) ? 'an array' : value === null ? 'null' : typeof value;
     return failure(subject, [{ path: '$', message: `expected a JSON object, got ${got}` }]);
   }
+  // No opinion (`{}`), what most hooks answer most of the time: decoded as the schema decodes it,
+  // known once per event, without running the schema on every answer (~25 µs each).
+  if (isEmptyObject(value) && emptyObjectDecodes(canonical)) return { ok: true, value: {} };
   const parsed = hookOutputSchemas[canonical].safeParse(value);
   if (!parsed.success)
     return failure(
@@ -155,6 +158,24 @@ export function decodeHookOutput<N extends RegisteredEventName>(
   }
   if (decodedSpecific !== specific) decoded['hookSpecificOutput'] = decodedSpecific;
   return { ok: true, value: decoded };
+}
+
+/** Whether `value` has no own properties (a JSON object, checked by the caller). */
+function isEmptyObject(value: Readonly<Record<string, unknown>>): boolean {
+  for (const key in value) if (Object.hasOwn(value, key)) return false;
+  return true;
+}
+
+const emptyObjectAccepted = new Map<HookEventName, boolean>();
+
+/** Whether event `canonical`'s output schema accepts `{}` (every event's does; asked once). */
+function emptyObjectDecodes(canonical: HookEventName): boolean {
+  let accepted = emptyObjectAccepted.get(canonical);
+  if (accepted === undefined) {
+    accepted = hookOutputSchemas[canonical].safeParse({}).success;
+    emptyObjectAccepted.set(canonical, accepted);
+  }
+  return accepted;
 }
 
 function misplacedFieldHint(

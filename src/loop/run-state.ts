@@ -284,7 +284,8 @@ export class RunState {
    * session's).
    */
   recordHookRun(observed: ObservedHookRun): void {
-    this.record({
+    // Leaves with the step's own next write rather than in a write of its own.
+    this.session.transcript.appendDeferred({
       type: 'hook-run',
       turn: this.currentTurn,
       modelCall: this.budget.used,

@@ -207,6 +207,9 @@ export class TranscriptWriteError extends LoopError {
 /** The encoding buffer a writer keeps between commits (a step's records fit many times over). */
 const KEPT_BUFFER_BYTES = 64 * 1024;
 
+/** The longest a deferred record (`appendDeferred`) waits for a write to leave with. */
+export const DEFERRED_WRITE_MS = 50;
+
 /** Options of `TranscriptWriter.open`. */
 export interface TranscriptWriterOptions {
   /**
@@ -259,10 +262,16 @@ export class TranscriptWriter {
   /** Where a commit's lines are encoded (see `commit`). */
   readonly #buffer: Buffer = Buffer.allocUnsafe(KEPT_BUFFER_BYTES);
   #scheduled = false;
+  /** Armed while only deferred records are pending (see `appendDeferred`). */
+  #deferredTimer: NodeJS.Timeout | undefined;
   // Records appended within one turn of the event loop leave in one write (one syscall) instead
   // of one each: a step appends several.
   readonly #flushPending = () => {
     this.#scheduled = false;
+    this.commit();
+  };
+  readonly #flushDeferred = () => {
+    this.#deferredTimer = undefined;
     this.commit();
   };
 
@@ -303,6 +312,22 @@ export class TranscriptWriter {
   }
 
   /**
+   * Appends a record that need not leave in a write of its own — a hook run's observation, which
+   * the step that fired the hook follows with records of its own within milliseconds: it leaves
+   * with the next write (that step's, or a `commit()`: before any tool runs and before any hook
+   * runs, so a hook reading the transcript still finds it), and at the latest after
+   * `DEFERRED_WRITE_MS`. One write per hooked event less (issue 29).
+   */
+  appendDeferred(record: TranscriptRecord): void {
+    if (this.#failure !== undefined || this.#fd === undefined) return;
+    this.#pending.push(this.#recordPayloads ? record : withoutPayloads(record));
+    if (!this.#scheduled && this.#deferredTimer === undefined) {
+      this.#deferredTimer = setTimeout(this.#flushDeferred, DEFERRED_WRITE_MS);
+      this.#deferredTimer.unref();
+    }
+  }
+
+  /**
    * The first write failure, when one happened: records appended since are dropped, and the loop
    * stops at its next write-ahead (`commitOrThrow`).
    */
@@ -332,6 +357,10 @@ export class TranscriptWriter {
    * stay), later records are dropped, and `commitOrThrow` and `flush` throw it.
    */
   commit(): void {
+    if (this.#deferredTimer !== undefined) {
+      clearTimeout(this.#deferredTimer);
+      this.#deferredTimer = undefined;
+    }
     const pending = this.#pending;
     if (pending.length === 0 || this.#fd === undefined || this.#failure !== undefined) return;
     this.#pending = [];

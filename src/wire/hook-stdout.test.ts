@@ -159,6 +159,15 @@ describe('encodeHookPayload', () => {
     });
   });
 
+  it('counts the limit in UTF-8 bytes, not characters (a payload of 3-byte characters)', () => {
+    const characters = Math.floor(HOOK_JSON_LIMITS.maxPayloadBytes / 3) + 16;
+    const result = encodeHookPayload({ tool_input: { text: '✓'.repeat(characters) } });
+    expect(result.ok).toBe(false);
+    expect(!result.ok && result.problem).toMatch(/bytes of JSON, more than the limit of 16 MiB/);
+    const within = encodeHookPayload({ tool_input: { text: '✓'.repeat(characters - 64) } });
+    expect(within.ok && within.bytes.length).toBe(within.ok ? Buffer.byteLength(within.text) : -1);
+  });
+
   it('refuses a payload larger than the size limit', () => {
     const result = encodeHookPayload({
       tool_input: { text: 'x'.repeat(HOOK_JSON_LIMITS.maxPayloadBytes) },

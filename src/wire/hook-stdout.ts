@@ -112,7 +112,7 @@ export function guardStdoutProblem(stdout: string): string | undefined {
 
 /**
  * The outcome of `encodeHookPayload`: the JSON text and its UTF-8 bytes (what stdin gets, encoded
- * once for every hook that receives it), or why it cannot be sent.
+ * once, on first read, for every hook that receives it), or why it cannot be sent.
  */
 export type HookPayloadEncoding =
   | { readonly ok: true; readonly text: string; readonly bytes: Buffer }
@@ -131,11 +131,21 @@ export function encodeHookPayload(payload: unknown): HookPayloadEncoding {
       problem: `its payload nests deeper than the limit of ${HOOK_JSON_LIMITS.maxDepth} levels, so it was not sent`,
     };
   const text = JSON.stringify(payload);
-  const bytes = Buffer.from(text, 'utf8');
-  if (bytes.length > HOOK_JSON_LIMITS.maxPayloadBytes)
+  // Counted without encoding: only kinds that write bytes (command hooks' stdin) encode them,
+  // once, on first read; a process or http hook sends the text.
+  const length = text.length * 3 <= HOOK_JSON_LIMITS.maxPayloadBytes ? 0 : Buffer.byteLength(text);
+  if (length > HOOK_JSON_LIMITS.maxPayloadBytes)
     return {
       ok: false,
-      problem: `its payload is ${bytes.length} bytes of JSON, more than the limit of ${HOOK_JSON_LIMITS.maxPayloadBytes / (1024 * 1024)} MiB, so it was not sent`,
+      problem: `its payload is ${length} bytes of JSON, more than the limit of ${HOOK_JSON_LIMITS.maxPayloadBytes / (1024 * 1024)} MiB, so it was not sent`,
     };
-  return { ok: true, text, bytes };
+  let bytes: Buffer | undefined;
+  return {
+    ok: true,
+    text,
+    get bytes() {
+      bytes ??= Buffer.from(text, 'utf8');
+      return bytes;
+    },
+  };
 }

@@ -4,9 +4,9 @@
  */
 import { appendFile, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { createAgent, historyOf, readTranscript } from '../../src/loop/index.ts';
-import { TranscriptWriter } from '../../src/loop/transcript.ts';
+import { DEFERRED_WRITE_MS, TranscriptWriter } from '../../src/loop/transcript.ts';
 import { createScriptedModel, loadScriptedModel } from '../../src/testing.ts';
 import { callTools, collect, loggingHook, say, start, SURFACES } from './support.ts';
 import { HookStack } from '../../src/hooks/stack/hook-stack.ts';
@@ -172,6 +172,80 @@ describe('transcript writer', () => {
       'turn-end',
     ]);
     expect(historyOf(records)).toEqual([]);
+  });
+});
+
+describe('transcript writer: deferred records (hook runs)', () => {
+  const time = '2026-12-01T00:00:00.000Z';
+  const hookRun = (hook: string) =>
+    ({
+      type: 'hook-run',
+      turn: 1,
+      modelCall: 1,
+      run: {
+        event: 'PreToolUse',
+        hook,
+        kind: 'command',
+        dialect: 'hookwire',
+        decision: 'allow',
+        status: 'ok',
+        startTime: 0,
+        durationMs: 1,
+        exitCode: 0,
+        signal: null,
+        timedOut: false,
+        failedClosed: false,
+      },
+      time,
+    }) as const;
+  /** Each line's hook name for a hook run, else its type. */
+  const typesIn = async (path: string): Promise<string[]> =>
+    (await readFile(path, 'utf8').catch(() => ''))
+      .split('\n')
+      .filter((line) => line !== '')
+      .map((line) => {
+        const record = JSON.parse(line) as { type: string; run?: { hook: string } };
+        return record.run?.hook ?? record.type;
+      });
+
+  it('writes a deferred record with the next record, in order, not in a write of its own', async () => {
+    const path = join(await testTempDir('transcript-deferred'), 'session.jsonl');
+    const writer = await TranscriptWriter.open(path);
+    writer.appendDeferred(hookRun('guard'));
+    // The end of this event-loop turn writes nothing for it alone.
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(await typesIn(path)).toEqual([]);
+    writer.append({ type: 'turn-end', turn: 1, status: 'completed', time });
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(await typesIn(path)).toEqual(['guard', 'turn-end']);
+    await writer.close();
+  });
+
+  it('writes a deferred record at a commit (before a tool or hook runs) and at close', async () => {
+    const path = join(await testTempDir('transcript-deferred'), 'session.jsonl');
+    const writer = await TranscriptWriter.open(path);
+    writer.appendDeferred(hookRun('first'));
+    writer.commit();
+    expect(await typesIn(path)).toEqual(['first']);
+    writer.appendDeferred(hookRun('second'));
+    await writer.close();
+    expect(await typesIn(path)).toEqual(['first', 'second']);
+  });
+
+  it('writes a deferred record on its own after DEFERRED_WRITE_MS when no other write comes', async () => {
+    const path = join(await testTempDir('transcript-deferred'), 'session.jsonl');
+    const writer = await TranscriptWriter.open(path);
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    try {
+      writer.appendDeferred(hookRun('idle'));
+      vi.advanceTimersByTime(DEFERRED_WRITE_MS - 1);
+      expect(await typesIn(path)).toEqual([]);
+      vi.advanceTimersByTime(1);
+      expect(await typesIn(path)).toEqual(['idle']);
+    } finally {
+      vi.useRealTimers();
+      await writer.close();
+    }
   });
 });
 

@@ -83,13 +83,17 @@ async function runOne(
   const hook = group.hooks[index];
   if (hook === undefined) throw new RangeError(`group ${group.path} has no hook ${index}`);
   const startTime = Date.now();
-  const outcome = !input.ok
-    ? notStartedOutcome(group, hook, input.problem)
+  const encoded = input;
+  const outcome = !encoded.ok
+    ? notStartedOutcome(group, hook, encoded.problem)
     : await kindOf(hook).run(hook, {
         event: group.event,
         registeredAs: group.registeredAs,
-        input: input.text,
-        inputBytes: input.bytes, // encoded once for every hook of the group
+        input: encoded.text,
+        // Encoded once for every hook of the group, and only when a kind reads the bytes.
+        get inputBytes() {
+          return encoded.bytes;
+        },
         projectDir: options.projectDir,
         env,
         runner: options.runner,

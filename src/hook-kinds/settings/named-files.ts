@@ -19,6 +19,7 @@
  * targets never do (a log the hook appends to changes on every run).
  */
 import { createHash } from 'node:crypto';
+import { statSync, type BigIntStats } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
 import { basename, isAbsolute, relative, resolve, sep } from 'node:path';
 
@@ -309,16 +310,124 @@ export function changedNamedFiles(
  * The files of `namedFiles` (relative to `projectDir`) whose content is no longer what was read
  * when the hook was loaded and trusted: checked again just before each run, so a script
  * rewritten during a session (by the model's shell, outside the sandbox or by renaming its
- * directory) is not run in the trusted one's place.
+ * directory) is not run in the trusted one's place. Each file's content is hashed again unless
+ * `verifiedStates` vouches that it is the very file it hashed before (see `VerifiedStates`).
  */
 export async function namedFilesChangedSince(
   namedFiles: Readonly<Record<string, NamedFileState>>,
   projectDir: string,
+  states: VerifiedStates = verifiedStates,
 ): Promise<string[]> {
-  const paths = Object.keys(namedFiles);
-  const states = await Promise.all(paths.map((path) => namedFileState(resolve(projectDir, path))));
-  return paths.filter((path, index) => (states[index] ?? 'absent') !== namedFiles[path]);
+  const changed: string[] = [];
+  for (const path of Object.keys(namedFiles)) {
+    const absolute = resolve(projectDir, path);
+    const state = states.known(absolute) ?? (await states.hash(absolute));
+    if ((state ?? 'absent') !== namedFiles[path]) changed.push(path);
+  }
+  return changed;
 }
+
+/** What `VerifiedStates` keeps of a file it hashed: the file's identity then, and the state. */
+interface Verified {
+  readonly dev: bigint;
+  readonly ino: bigint;
+  readonly size: bigint;
+  readonly mtimeNs: bigint;
+  readonly ctimeNs: bigint;
+  readonly state: NamedFileState;
+}
+
+/** Options of `VerifiedStates` (tests move its clock). */
+export interface VerifiedStatesOptions {
+  /** The wall clock, in ns since the epoch (the clock file times are stamped with). */
+  readonly now?: () => bigint;
+  /** Files remembered at most; past it the memory is cleared. Default 1,024. */
+  readonly maxEntries?: number;
+}
+
+/**
+ * How long after a file's last change its identity is trusted to stand for its content: file
+ * times are stamped from a coarse clock (a jiffy on Linux, whole seconds on some file systems),
+ * so a file changed within this window of being hashed could be changed again with the same
+ * times ("racy" in git's words), and is hashed again until it is older.
+ */
+export const RACY_WINDOW_NS = 2_000_000_000n;
+
+/**
+ * The states of named files, re-hashed only when a file changed (issue 29). A file's state
+ * (`namedFileState`) is remembered with its identity when hashed — device, inode, size,
+ * modification and status-change times (ns) — and reused while a `stat` shows the same identity.
+ * Content cannot change without the status-change time (ctime) moving to the time of the change,
+ * and nothing but the kernel sets ctime (`utimes` moves it too), so an edited, replaced,
+ * renamed-over or re-pointed file always hashes again. A file changed within `RACY_WINDOW_NS`
+ * of its hashing is not remembered (its times may not have moved yet).
+ */
+export class VerifiedStates {
+  readonly #now: () => bigint;
+  readonly #maxEntries: number;
+  readonly #entries = new Map<string, Verified>();
+
+  constructor(options: VerifiedStatesOptions = {}) {
+    this.#now = options.now ?? (() => BigInt(Date.now()) * 1_000_000n);
+    this.#maxEntries = options.maxEntries ?? 1024;
+  }
+
+  /** The remembered state of `path` when a `stat` shows the file hashed before; else undefined. */
+  known(path: string): NamedFileState | undefined {
+    const entry = this.#entries.get(path);
+    if (entry === undefined) return undefined;
+    let info: BigIntStats | undefined;
+    try {
+      info = statSync(path, { bigint: true, throwIfNoEntry: false });
+    } catch {
+      info = undefined;
+    }
+    if (
+      info !== undefined &&
+      info.isFile() &&
+      info.dev === entry.dev &&
+      info.ino === entry.ino &&
+      info.size === entry.size &&
+      info.mtimeNs === entry.mtimeNs &&
+      info.ctimeNs === entry.ctimeNs
+    )
+      return entry.state;
+    this.#entries.delete(path);
+    return undefined;
+  }
+
+  /** Hashes `path` (`namedFileState`) and remembers its state when its identity allows. */
+  async hash(path: string): Promise<NamedFileState | undefined> {
+    // The identity is taken before the content is read: a change in between shows next time.
+    const hashedAt = this.#now();
+    let info: BigIntStats | undefined;
+    try {
+      info = statSync(path, { bigint: true, throwIfNoEntry: false });
+    } catch {
+      info = undefined;
+    }
+    const state = await namedFileState(path);
+    const settled =
+      info?.isFile() === true &&
+      info.ctimeNs + RACY_WINDOW_NS < hashedAt &&
+      info.mtimeNs + RACY_WINDOW_NS < hashedAt;
+    if (info !== undefined && state !== undefined && settled) {
+      if (this.#entries.size >= this.#maxEntries) this.#entries.clear();
+      this.#entries.set(path, {
+        dev: info.dev,
+        ino: info.ino,
+        size: info.size,
+        mtimeNs: info.mtimeNs,
+        ctimeNs: info.ctimeNs,
+        state,
+      });
+    }
+    return state;
+  }
+}
+
+/** The process's memory of hashed named files (see `VerifiedStates`). */
+const verifiedStates = new VerifiedStates();
 
 /** The failure a hook whose script changed since it was loaded answers instead of running it. */
 export function changedScriptFailure(changed: readonly string[]): string {
