@@ -145,10 +145,32 @@ export interface DialectCommandRules {
 export interface HookKind<Config extends HookConfigBase = HookConfigBase, State = unknown> {
   readonly type: Config['type'];
   readonly schema: z.ZodObject;
+  /**
+   * Settings problems of one entry that depend on the event it is registered under (what the
+   * schema cannot say), each a load error at the entry's path + `path`. Optional.
+   */
+  check?(entry: Readonly<Record<string, unknown>>, registeredAs: string): readonly HookKindIssue[];
+  /**
+   * The backend an entry subscribes (optional): two entries of one event with the same key are
+   * refused at load (one backend, one subscription per event).
+   */
+  subscription?(config: Config): string;
+  /**
+   * True: a group holding a hook of this kind runs its hooks one after another in order, and a
+   * denial ends the group (the later hooks do not run).
+   */
+  readonly serial?: boolean;
   parse(entry: Readonly<Record<string, unknown>>, common: HookEntryCommon): Config;
   target(config: Config): string;
   run(config: Config, request: HookRunRequest): Promise<HookRunOutcome>;
   open?(configs: readonly Config[], host: HookKindHost): Promise<HookKindSession<State>>;
+}
+
+/** One settings problem a kind's `check` finds (`path` is relative to the entry). */
+export interface HookKindIssue {
+  readonly path: string;
+  readonly message: string;
+  readonly fix: string;
 }
 
 /** What the host opening a hook session offers the kinds it uses. */

@@ -202,7 +202,9 @@ export async function runHookGroup(
   // The arguments the first hook saw, for argument rewrites (only PreToolUse admits them).
   const args = payload['tool_input'];
   let outcomes: HookRunOutcome[];
-  if (!group.sequential || group.hooks.length === 1) {
+  // A kind that composes serially (`HookKind.serial`) runs the group in order, a denial ending it.
+  const serial = group.hooks.some((hook) => kindOf(hook).serial === true);
+  if ((!group.sequential && !serial) || group.hooks.length === 1) {
     // Serialised once for every hook of the group: they all see the same input.
     const input = encodeHookPayload(payload);
     outcomes = await Promise.all(
@@ -214,6 +216,7 @@ export async function runHookGroup(
     for (let index = 0; index < group.hooks.length; index++) {
       const outcome = await runOne(group, index, current, encodeHookPayload(current), options, env);
       outcomes.push(outcome);
+      if (serial && outcome.denial !== undefined) break;
       current = rewrittenPayload(group, current, outcome);
     }
   }

@@ -40,6 +40,8 @@ export interface SpawnedHookProcess {
 
 export interface SpawnHookProcessOptions {
   readonly command: string;
+  /** Argv mode: the program and its arguments, started directly (no shell); `command` unused. */
+  readonly argv?: readonly [string, ...string[]];
   readonly cwd: string;
   /** Added over the inherited environment. */
   readonly env: Readonly<Record<string, string>>;
@@ -75,7 +77,8 @@ function waitFor(groupId: number, deadline: number): Promise<boolean> {
 export const spawnInProcessGroup: SpawnHookProcess = (options) => {
   // The reaper's own SIGTERM → SIGKILL grace is shorter than the one `kill` gives the group, so
   // it has killed everything below it before the group's SIGKILL would take it down.
-  const target = underReaper('/bin/sh', ['-c', options.command], REAPER_GRACE_MS);
+  const [file, ...args] = options.argv ?? ['/bin/sh', '-c', options.command];
+  const target = underReaper(file, args, REAPER_GRACE_MS);
   const child = spawn(target.file, [...target.args], {
     cwd: options.cwd,
     env: {

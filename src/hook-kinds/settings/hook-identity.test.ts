@@ -101,6 +101,16 @@ const CANDIDATES: readonly unknown[] = [
   ['B'],
   { a: '1' },
   { a: '2' },
+  // ahp: transports (http first: the base entry's, so that `authentication` applies), bearer
+  // references, failure policies, protocol versions.
+  { type: 'http', url: 'http://127.0.0.1:9/ahp' },
+  { type: 'stdio', command: 'policy', args: ['serve'], lifecycle: 'persistent' },
+  { type: 'bearer', tokenEnv: 'A' },
+  { type: 'bearer', tokenEnv: 'B' },
+  'fail-open',
+  'fail-closed',
+  '0.1',
+  'draft',
 ];
 
 const ABSENT = Symbol('absent');
@@ -140,6 +150,8 @@ describe('the identity of every registered kind, from its settings schema', () =
       if (property === 'type' || shape[property]?.safeParse(undefined).success === true) continue;
       base[property] = accepted(property)[0];
     }
+    // An ahp intercept (PreToolUse) loads only with its failure policy and deadline declared.
+    if (kind.type === 'ahp') Object.assign(base, { failurePolicy: 'fail-open', timeout: 1 });
 
     it(`${kind.type}: every property is cosmetic or changes the fingerprint`, () => {
       expect(kind.schema.safeParse(base).success).toBe(true);

@@ -287,6 +287,8 @@ function checkSemantics(
 ): HookGroupConfig[] {
   const { file, layer } = origin;
   const groups: HookGroupConfig[] = [];
+  // The backends subscribed so far (`HookKind.subscription`), by event: the first one's path.
+  const subscribed = new Map<string, string>();
   if (!isJsonObject(raw) || !isJsonObject(raw.hooks)) return groups;
   for (const [registeredAs, entries] of Object.entries(raw.hooks)) {
     const event = canonicalEventName(registeredAs);
@@ -358,6 +360,15 @@ function checkSemantics(
         // The entry's kind (an unknown `type` is a schema issue already) builds its config.
         const kind = hookKind(hook.type);
         if (kind === undefined) return;
+        const kindIssues = kind.check?.(hook, registeredAs) ?? [];
+        for (const issue of kindIssues)
+          issues.push({
+            file,
+            path: `${hookPath}${issue.path}`,
+            message: issue.message,
+            fix: issue.fix,
+          });
+        if (kindIssues.length > 0) return;
         const parsed = kind.parse(hook, {
           name: typeof hook.name === 'string' ? hook.name : undefined,
           ...(typeof hook.description === 'string' ? { description: hook.description } : {}),
@@ -367,6 +378,19 @@ function checkSemantics(
           file,
           path: hookPath,
         }) as HookConfig;
+        const backend = kind.subscription?.(parsed);
+        if (backend !== undefined) {
+          const key = `${event}\0${kind.type}\0${backend}`;
+          const first = subscribed.get(key);
+          if (first !== undefined)
+            issues.push({
+              file,
+              path: hookPath,
+              message: `the same ${kind.type} backend is already subscribed to ${registeredAs} at ${first}; a backend is one subscription per event`,
+              fix: 'remove one of the two entries',
+            });
+          else subscribed.set(key, hookPath);
+        }
         // `if` is only in the command kind's schema: other kinds never carry it.
         hooks.push(
           condition === undefined || parsed.type !== 'command'

@@ -1,0 +1,340 @@
+/**
+ * How one `ahp` subscription reaches its backend (AHP §transports):
+ *
+ * - stdio `per_event`: the argv spawned **without a shell** through the supervised runner's argv
+ *   mode (containment, deadline, output cap, reaping); one request line on stdin, then EOF; exit
+ *   0 and exactly one response line are required of an intercept.
+ * - stdio `persistent`: one long-lived process (argv, no shell, in its own contained group),
+ *   one compact JSON object per line, string ids equal to the event id, at most one outstanding
+ *   intercept (later ones wait their turn inside their own deadline). A process that breaks
+ *   (exits, writes a line that is not a response to the request in flight, misses a deadline) is
+ *   killed and restarted for the next event, with backoff.
+ * - HTTP: one POST per message with `Content-Type: application/json`; 200 with a body for an
+ *   intercept, 202/204 for an observe; redirects are never followed; the body is capped; the
+ *   bearer token comes only from the named environment variable.
+ *
+ * Every exchange returns text to validate (`ahp-wire.ts`) or a classed failure; none rejects.
+ */
+import { spawnInProcessGroup, type SpawnedHookProcess } from '../process/spawn-hook-process.ts';
+import type { CommandRunner } from '../../supervision/index.ts';
+import { formatDuration } from '../duration.ts';
+import type { AhpFailureClass } from './ahp-wire.ts';
+
+/** The transport of an `ahp` entry. */
+export type AhpTransport =
+  | {
+      readonly type: 'stdio';
+      readonly command: string;
+      readonly args: readonly string[];
+      readonly lifecycle: 'persistent' | 'per_event';
+      readonly cwd?: string;
+    }
+  | { readonly type: 'http'; readonly url: string };
+
+/** What one exchange got: the response text, or a classed failure. */
+export type AhpExchange =
+  | { readonly ok: true; readonly text: string }
+  | { readonly ok: false; readonly failure: AhpFailureClass; readonly what: string };
+
+const MAX_BODY = 1024 * 1024;
+const KILL_GRACE_MS = 500;
+/** How long a persistent backend may take to exit by itself after its stdin ends. */
+const CLOSE_GRACE_MS = 1000;
+
+function failed(failure: AhpFailureClass, what: string): AhpExchange {
+  return { ok: false, failure, what };
+}
+
+/** Sends one message; `expectAnswer` false for a notification. */
+export interface AhpConnection {
+  exchange(
+    line: string,
+    id: string | undefined,
+    deadline: number,
+    signal: AbortSignal | undefined,
+  ): Promise<AhpExchange>;
+  close(): Promise<void>;
+}
+
+/** stdio `per_event`: one supervised argv run per message. */
+export function perEventConnection(
+  transport: Extract<AhpTransport, { type: 'stdio' }>,
+  runner: () => CommandRunner,
+  cwd: string,
+  env: () => Readonly<Record<string, string>>,
+): AhpConnection {
+  return {
+    async exchange(line, id, deadline, signal) {
+      const timeoutMs = Math.max(1, deadline - Date.now());
+      const result = await runner().run({
+        file: transport.command,
+        args: transport.args,
+        cwd: transport.cwd ?? cwd,
+        input: `${line}\n`,
+        env: env(),
+        timeoutMs,
+        killGraceMs: KILL_GRACE_MS,
+        maxOutputBytes: MAX_BODY,
+        ...(signal === undefined ? {} : { signal }),
+      });
+      if (result.termination === 'timeout')
+        return failed('timeout', `did not answer within ${formatDuration(timeoutMs)}`);
+      if (result.termination === 'spawn-error')
+        return failed('crash', `could not start: ${result.spawnError ?? 'unknown error'}`);
+      if (result.termination === 'aborted') return failed('transport', 'was cancelled');
+      if (id === undefined) return { ok: true, text: '' };
+      if (result.exitCode !== 0)
+        return failed(
+          result.signal === null ? 'exit' : 'crash',
+          result.signal === null
+            ? `exited with code ${String(result.exitCode)}`
+            : `was killed by ${result.signal}`,
+        );
+      const lines = result.stdout.split('\n').filter((text) => text.trim() !== '');
+      if (result.stdoutTruncated) return failed('malformed', 'wrote more than the output cap');
+      if (lines.length !== 1)
+        return failed(
+          'malformed',
+          `wrote ${lines.length} lines on stdout; a per_event backend writes exactly one response`,
+        );
+      return { ok: true, text: lines[0] ?? '' };
+    },
+    close: () => Promise.resolve(),
+  };
+}
+
+interface Waiter {
+  readonly id: string;
+  readonly resolve: (exchange: AhpExchange) => void;
+}
+
+/**
+ * stdio `persistent`: one process, restarted with backoff after it breaks; one outstanding
+ * intercept at a time (a queue in arrival order).
+ */
+export function persistentConnection(
+  transport: Extract<AhpTransport, { type: 'stdio' }>,
+  cwd: string,
+  env: () => Readonly<Record<string, string>>,
+): AhpConnection {
+  let process: SpawnedHookProcess | undefined;
+  let buffer = '';
+  let waiter: Waiter | undefined;
+  let queue: Promise<void> = Promise.resolve();
+  let failures = 0;
+  let notBefore = 0;
+  let closed = false;
+  const stopping = new Set<Promise<void>>();
+
+  const breakProcess = (failure: AhpFailureClass, what: string): void => {
+    const current = process;
+    process = undefined;
+    buffer = '';
+    failures++;
+    // Backoff: 50 ms doubling to 5 s after consecutive breaks; a good answer resets it.
+    notBefore = Date.now() + Math.min(5000, 50 * 2 ** Math.min(failures - 1, 7));
+    const pending = waiter;
+    waiter = undefined;
+    pending?.resolve(failed(failure, what));
+    if (current !== undefined) {
+      const killing = current.kill(KILL_GRACE_MS);
+      stopping.add(killing);
+      void killing.finally(() => stopping.delete(killing));
+    }
+  };
+
+  const start = (): SpawnedHookProcess => {
+    const spawned = spawnInProcessGroup({
+      command: '',
+      argv: [transport.command, ...transport.args],
+      cwd: transport.cwd ?? cwd,
+      env: env(),
+    });
+    spawned.stdout.setEncoding('utf8');
+    spawned.stdout.on('data', (chunk: string) => {
+      if (process !== spawned) return;
+      buffer += chunk;
+      if (buffer.length > MAX_BODY && !buffer.includes('\n')) {
+        breakProcess('malformed', 'wrote a line longer than the cap');
+        return;
+      }
+      let newline = buffer.indexOf('\n');
+      while (newline !== -1 && process === spawned) {
+        const line = buffer.slice(0, newline).replace(/\r$/, '');
+        buffer = buffer.slice(newline + 1);
+        if (line.trim() !== '') onLine(line);
+        newline = buffer.indexOf('\n');
+      }
+    });
+    spawned.stderr.resume(); // diagnostics go to stderr; never read as protocol
+    void spawned.exited.then((exit) => {
+      if (process !== spawned) return;
+      breakProcess(
+        'crash',
+        exit.spawnError !== undefined
+          ? `could not start: ${exit.spawnError}`
+          : `exited (${exit.signal ?? `code ${String(exit.code)}`})`,
+      );
+    });
+    return spawned;
+  };
+
+  const onLine = (line: string): void => {
+    const pending = waiter;
+    if (pending === undefined) {
+      // Nothing is outstanding: a line now is not a response to anything (a banner, noise).
+      breakProcess('malformed', `wrote a line while no request was outstanding`);
+      return;
+    }
+    waiter = undefined;
+    pending.resolve({ ok: true, text: line });
+  };
+
+  return {
+    exchange(line, id, deadline, signal) {
+      const turn = queue.then(async (): Promise<AhpExchange> => {
+        if (closed) return failed('transport', 'was not sent: the session is closing');
+        if (Date.now() >= deadline) return failed('timeout', 'waited past its deadline');
+        if (process === undefined && Date.now() < notBefore) {
+          // Restarting after a failure: wait out the backoff when the deadline allows it.
+          if (notBefore >= deadline)
+            return failed('crash', 'is restarting after a failure (backoff past the deadline)');
+          await new Promise((resolve) => setTimeout(resolve, notBefore - Date.now()));
+        }
+        process ??= start();
+        const spawned = process;
+        spawned.stdin.write(`${line}\n`);
+        if (id === undefined) return { ok: true, text: '' };
+        return new Promise<AhpExchange>((resolve) => {
+          const timer = setTimeout(() => {
+            if (waiter?.id !== id) return;
+            // A late answer would be read as the next request's: the process goes.
+            breakProcess('timeout', 'did not answer before its deadline');
+          }, deadline - Date.now());
+          const onAbort = (): void => {
+            if (waiter?.id === id) breakProcess('transport', 'was cancelled');
+          };
+          signal?.addEventListener('abort', onAbort, { once: true });
+          waiter = {
+            id,
+            resolve: (exchange) => {
+              clearTimeout(timer);
+              signal?.removeEventListener('abort', onAbort);
+              if (exchange.ok) failures = 0;
+              resolve(exchange);
+            },
+          };
+        });
+      });
+      queue = turn.then(() => undefined);
+      return turn;
+    },
+    async close() {
+      closed = true;
+      const current = process;
+      process = undefined;
+      if (current !== undefined) {
+        // EOF first, so the backend reads what was delivered (observe notifications) and may
+        // exit by itself; then its group is killed, a second later at most.
+        current.stdin.end();
+        let timer: NodeJS.Timeout | undefined;
+        const ended = Promise.race([
+          current.exited,
+          new Promise((resolve) => {
+            timer = setTimeout(resolve, CLOSE_GRACE_MS);
+          }),
+        ]).finally(() => {
+          clearTimeout(timer);
+        });
+        stopping.add(ended.then(() => current.kill(KILL_GRACE_MS)));
+      }
+      await Promise.all([...stopping]);
+    },
+  };
+}
+
+/** True for a loopback host (`http` is allowed only there). */
+export function isLoopback(url: URL): boolean {
+  const host = url.hostname.replace(/^\[|\]$/g, '');
+  return host === 'localhost' || host === '::1' || /^127\.\d+\.\d+\.\d+$/.test(host);
+}
+
+/** HTTP: one POST per message. */
+export function httpConnection(
+  transport: Extract<AhpTransport, { type: 'http' }>,
+  token: () => string | undefined,
+  fetchImpl: typeof fetch = fetch,
+): AhpConnection {
+  return {
+    async exchange(line, id, deadline, signal) {
+      const timeoutMs = Math.max(1, deadline - Date.now());
+      const timeout = AbortSignal.timeout(timeoutMs);
+      const combined = signal === undefined ? timeout : AbortSignal.any([signal, timeout]);
+      const bearer = token();
+      try {
+        // The deadline covers connect, send, the backend's work and reading the body.
+        const response = await fetchImpl(transport.url, {
+          method: 'POST',
+          headers: {
+            'content-type': 'application/json',
+            ...(bearer === undefined ? {} : { authorization: `Bearer ${bearer}` }),
+          },
+          body: line,
+          redirect: 'manual',
+          signal: combined,
+        });
+        if (response.status >= 300 && response.status < 400) {
+          await response.body?.cancel();
+          return failed(
+            'http-redirect',
+            `answered a redirect (${response.status}), never followed`,
+          );
+        }
+        if (id === undefined) {
+          await response.body?.cancel();
+          return response.status === 202 || response.status === 204
+            ? { ok: true, text: '' }
+            : failed('http-status', `answered HTTP ${response.status} to a notification`);
+        }
+        if (response.status !== 200) {
+          await response.body?.cancel();
+          return failed('http-status', `answered HTTP ${response.status}`);
+        }
+        const text = await readCapped(response);
+        if (text === undefined)
+          return failed('malformed', `answered a body over ${MAX_BODY} bytes`);
+        return { ok: true, text };
+      } catch (error) {
+        if (timeout.aborted)
+          return failed('timeout', `did not answer within ${formatDuration(timeoutMs)}`);
+        if (signal?.aborted === true) return failed('transport', 'was cancelled');
+        const cause = error instanceof Error && error.cause instanceof Error ? error.cause : error;
+        return failed(
+          'transport',
+          `could not be reached (${cause instanceof Error ? cause.message : String(cause)})`,
+        );
+      }
+    },
+    close: () => Promise.resolve(),
+  };
+}
+
+async function readCapped(response: Response): Promise<string | undefined> {
+  const reader = response.body?.getReader();
+  if (reader === undefined) return '';
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = (await reader.read()) as
+      | { readonly done: true; readonly value?: undefined }
+      | { readonly done: false; readonly value: Uint8Array };
+    if (done) break;
+    size += value.byteLength;
+    if (size > MAX_BODY) {
+      await reader.cancel();
+      return undefined;
+    }
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
