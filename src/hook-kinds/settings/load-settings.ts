@@ -8,7 +8,11 @@ import {
   type SettingsFileStatus,
   type UntrustedPlugin,
 } from './effective-settings.ts';
-import type { PluginDirectory, PluginEnablement } from '../plugins/plugin-directory.ts';
+import type {
+  DiscoveredPlugin,
+  PluginDirectory,
+  PluginEnablement,
+} from '../plugins/plugin-directory.ts';
 import type { ParsedSettingsFile } from './parse-settings-text.ts';
 import { SettingsError } from './settings-error.ts';
 import { SETTINGS_LIMITS, settingsTooLargeIssue } from './settings-limits.ts';
@@ -203,12 +207,25 @@ export async function loadSettings(options: LoadSettingsOptions): Promise<Effect
     foreignReader,
   );
   for (const status of dialects.files) files.push(status);
-  const ordered = dialects.ordered;
   const warnings = dialects.warnings;
   const trust = options.trust;
   const projectReal = await realPathOf(options.projectDir);
-  const plugins = await loadPlugins(ordered, options, projectReal);
+  const plugins = await loadPlugins(dialects.ordered, options, projectReal);
   for (const warning of plugins.warnings) warnings.push(warning);
+  // The trusted plugins' hooks and MCP servers load after every layer, in the user layer.
+  const contents =
+    plugins.found.length === 0
+      ? undefined
+      : await (await import('../plugins/plugin-contents.ts')).readPluginContents(plugins.found);
+  for (const warning of contents?.warnings ?? []) warnings.push(warning);
+  for (const read of contents?.files ?? [])
+    files.push({
+      layer: 'user',
+      file: read.file,
+      status: 'loaded',
+      ...(read.dialect === undefined ? {} : { dialect: read.dialect }),
+    });
+  const ordered = [...dialects.ordered, ...(contents?.parsed ?? [])];
   const pluginFields = { plugins: plugins.trusted, untrustedPlugins: plugins.untrusted };
   if (trust === undefined)
     return { ...mergeSettingsFiles(ordered), files, warnings, ...pluginFields };
@@ -238,6 +255,8 @@ async function loadPlugins(
   projectReal: string,
 ): Promise<{
   trusted: PluginDirectory[];
+  /** The trusted ones with their layout. */
+  found: DiscoveredPlugin[];
   untrusted: UntrustedPlugin[];
   warnings: readonly string[];
 }> {
@@ -252,7 +271,7 @@ async function loadPlugins(
     settings.length === 0 &&
     ![...enabledPlugins.values()].some((value) => value.enabled)
   )
-    return { trusted: [], untrusted: [], warnings: [] };
+    return { trusted: [], found: [], untrusted: [], warnings: [] };
   const { discoverPlugins } = await import('../plugins/plugin-directory.ts');
   const found = await discoverPlugins({
     projectDir: options.projectDir,
@@ -263,13 +282,13 @@ async function loadPlugins(
     ...(options.env === undefined ? {} : { env: options.env }),
   });
   const trust = options.trust;
-  const trusted: PluginDirectory[] = [];
+  const trusted: DiscoveredPlugin[] = [];
   const untrusted: UntrustedPlugin[] = [];
   for (const plugin of found.plugins) {
     const inProject = isInsideDirectory(plugin.plugin.root, projectReal);
     const fromProject = plugin.layer === 'project' || plugin.layer === 'local';
     if (trust === undefined || trust.trustAll || (!inProject && !fromProject)) {
-      trusted.push(plugin.plugin);
+      trusted.push(plugin);
       continue;
     }
     const { pluginContentHash, pluginFingerprint } =
@@ -287,7 +306,7 @@ async function loadPlugins(
       continue;
     }
     const fingerprint = pluginFingerprint(plugin.plugin.name, hash);
-    if (trust.trusted.has(fingerprint)) trusted.push(plugin.plugin);
+    if (trust.trusted.has(fingerprint)) trusted.push(plugin);
     else
       untrusted.push({
         plugin: plugin.plugin,
@@ -298,7 +317,12 @@ async function loadPlugins(
           : `named by ${plugin.file}, a file inside the project: it runs once trusted, and again after any change`,
       });
   }
-  return { trusted, untrusted, warnings: found.warnings };
+  return {
+    trusted: trusted.map((plugin) => plugin.plugin),
+    found: trusted,
+    untrusted,
+    warnings: found.warnings,
+  };
 }
 
 /**
