@@ -15,7 +15,7 @@ import type { AgentHook } from '../hooks/agent-hook.ts';
 import type { CommandResult, CommandRunner } from '../supervision/index.ts';
 import type { SettingsLayer } from './settings/settings-layer.ts';
 import type { PluginDirectory } from './plugins/plugin-directory.ts';
-import type { DialectName } from './dialects/vocabulary.ts';
+import { PROJECT_DIR_VARIABLES, type DialectName } from './dialects/dialect-names.ts';
 
 /**
  * What settings parsing reads for every kind, whatever its `type`: these fields of the entry are
@@ -262,9 +262,9 @@ export function hookEnvironment(projectDir: string, sessionId: string): Record<s
   return {
     HOOKWIRE_PROJECT_DIR: projectDir,
     HOOKWIRE_SESSION_ID: sessionId,
-    // The same hook scripts run unchanged under Claude Code and Gemini CLI, which set these.
-    CLAUDE_PROJECT_DIR: projectDir,
-    GEMINI_PROJECT_DIR: projectDir,
+    // The same hook scripts run unchanged under Claude Code, Gemini CLI and the Claude-shaped
+    // tools, which set these.
+    ...Object.fromEntries(PROJECT_DIR_VARIABLES.map((variable) => [variable, projectDir])),
   };
 }
 

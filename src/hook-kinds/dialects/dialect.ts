@@ -9,6 +9,8 @@ import { claudeDialect } from './claude/claude-dialect.ts';
 import { codexDialect } from './codex/codex-dialect.ts';
 import { geminiDialect } from './gemini/gemini-dialect.ts';
 import { kimiDialect } from './kimi/kimi-dialect.ts';
+import { claudeShapedDialect } from './claude-shaped/claude-shaped-dialect.ts';
+import { CLAUDE_PROFILES } from './claude-shaped/profiles.ts';
 import type { DialectName } from './vocabulary.ts';
 
 export type { DialectName } from './vocabulary.ts';
@@ -24,6 +26,11 @@ export const DIALECTS: Readonly<Record<DialectName, Dialect>> = {
   gemini: geminiDialect,
   codex: codexDialect,
   kimi: kimiDialect,
+  // The Claude-shaped family: one profile each (`claude-shaped/profiles.ts`).
+  factory: claudeShapedDialect('factory', CLAUDE_PROFILES.factory),
+  augment: claudeShapedDialect('augment', CLAUDE_PROFILES.augment),
+  codebuddy: claudeShapedDialect('codebuddy', CLAUDE_PROFILES.codebuddy),
+  qwen: claudeShapedDialect('qwen', CLAUDE_PROFILES.qwen),
 };
 
 /** The hookwire event a dialect's event name stands for, or `undefined`. */

@@ -15,6 +15,8 @@
  */
 import { parse as parseToml } from 'smol-toml';
 import {
+  HOOK_EVENT_ALIASES,
+  HOOK_EVENT_NAMES,
   MATCHER_TARGET,
   OBSERVE_ONLY_EVENTS,
   type HookEventName,
@@ -127,7 +129,7 @@ export function readForeignSettings(text: string, origin: ForeignOrigin): Foreig
     if (isJsonObject(config) && config['enabled'] === false) return result([]);
     if (isJsonObject(config) && Array.isArray(config['disabled']))
       reader.disabled = new Set(config['disabled'].filter((name) => typeof name === 'string'));
-    reader.readHooks(raw['hooks']);
+    reader.readHooks(dialect.eventsAtRoot?.(origin.file) === true ? raw : raw['hooks']);
   }
   return result(reader.groups);
 }
@@ -154,6 +156,11 @@ function readEnabledPlugins(
   }
   return enabled;
 }
+
+const REGISTERED_NAMES: ReadonlySet<string> = new Set([
+  ...HOOK_EVENT_NAMES,
+  ...Object.keys(HOOK_EVENT_ALIASES),
+]);
 
 function isPositiveNumber(value: unknown): value is number {
   return typeof value === 'number' && Number.isFinite(value) && value > 0;
@@ -238,7 +245,9 @@ class Reader {
     if (hooks.length === 0) return;
     this.groups.push({
       event,
-      registeredAs: name as RegisteredEventName,
+      // A profile's own event name (Augment's `PromptSubmit`) is registered as the event it
+      // stands for: hookwire's wire knows its own names and aliases only.
+      registeredAs: (REGISTERED_NAMES.has(name) ? name : event) as RegisteredEventName,
       matcher: matcher.compiled,
       matcherSource: matcher.source,
       sequential,

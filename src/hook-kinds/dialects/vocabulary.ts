@@ -7,47 +7,18 @@
  * translated back, dropping, with a note, fields hookwire's tool does not take. A tool with no
  * counterpart (MCP tools, tools an embedding adds) keeps its hookwire name and fields.
  *
- * The Claude Agent SDK bridge (`src/adapters/claude-agent-sdk/claude-code-names.ts`) reads the
- * same Claude Code table.
+ * Claude Code's table lives in `claude/claude-tools.ts`; the Claude-shaped profiles
+ * (`claude-shaped/`) derive theirs from it. The Claude Agent SDK bridge
+ * (`src/adapters/claude-agent-sdk/claude-code-names.ts`) reads the same Claude Code table here.
  */
 
-/** A dialect: the tool a settings file was written for. `hookwire` is hookwire's own. */
-export type DialectName = 'claude' | 'gemini' | 'codex' | 'kimi';
+import type { DialectName } from './dialect-names.ts';
+import { CLAUDE_TOOLS, CLAUDE_TOOLS_WITHOUT_COUNTERPART } from './claude/claude-tools.ts';
+import { filePath, type ToolMapping } from './tool-mapping.ts';
+import { CLAUDE_PROFILES, profileToolTable, type ClaudeProfile } from './claude-shaped/profiles.ts';
 
-/** Every foreign dialect, in the order their layers load. */
-export const DIALECT_NAMES: readonly DialectName[] = ['claude', 'gemini', 'codex', 'kimi'];
-
-/** One argument of a built-in tool in a dialect's words. */
-interface FieldMapping {
-  /** The argument's name in the dialect. */
-  readonly name: string;
-  /** hookwire value → the dialect's (e.g. seconds → milliseconds). */
-  readonly out?: (value: unknown) => unknown;
-  /** The dialect's value → hookwire's. */
-  readonly back?: (value: unknown) => unknown;
-}
-
-/** One hookwire built-in tool in a dialect's words. */
-export interface ToolMapping {
-  /** The dialect's name of the tool. */
-  readonly name: string;
-  /** hookwire argument → its name in the dialect, for the arguments whose names or units differ. */
-  readonly fields: Readonly<Record<string, FieldMapping>>;
-  /**
-   * Arguments of the dialect's tool that hookwire's tool does not take: a hook that sets one gets
-   * a note that it was dropped (the call runs with the rest), instead of a failed call.
-   */
-  readonly foreignOnly: readonly string[];
-  /**
-   * Earlier names of the dialect's tool (Claude Code's `Task`, now `Agent`): a matcher naming one
-   * matches the tool too, and a rule or an import that names one means it. Payloads say `name`.
-   */
-  readonly aliases?: readonly string[];
-}
-
-const secondsToMs = (value: unknown): unknown => (typeof value === 'number' ? value * 1000 : value);
-const msToSeconds = (value: unknown): unknown => (typeof value === 'number' ? value / 1000 : value);
-const filePath: Readonly<Record<string, FieldMapping>> = { path: { name: 'file_path' } };
+export { DIALECT_NAMES, type DialectName } from './dialect-names.ts';
+export type { ToolMapping } from './tool-mapping.ts';
 
 /** The hookwire arguments each built-in tool takes (its JSON Schema's properties). */
 export const BUILTIN_TOOL_ARGUMENTS: Readonly<Record<string, readonly string[]>> = {
@@ -58,45 +29,6 @@ export const BUILTIN_TOOL_ARGUMENTS: Readonly<Record<string, readonly string[]>>
   glob: ['pattern'],
   grep: ['pattern', 'path'],
   agent: ['description', 'prompt', 'agent_type'],
-};
-
-/** Claude Code's names (Codex and Kimi Code use the same). hookwire name → mapping. */
-const CLAUDE_TOOLS: Readonly<Record<string, ToolMapping>> = {
-  shell: {
-    name: 'Bash',
-    // Claude Code's Bash takes its timeout in milliseconds; hookwire's shell in seconds.
-    fields: { timeout: { name: 'timeout', out: secondsToMs, back: msToSeconds } },
-    foreignOnly: ['run_in_background', 'dangerouslyDisableSandbox'],
-  },
-  read_file: { name: 'Read', fields: filePath, foreignOnly: ['offset', 'limit', 'pages'] },
-  write_file: { name: 'Write', fields: filePath, foreignOnly: [] },
-  edit_file: { name: 'Edit', fields: filePath, foreignOnly: ['replace_all'] },
-  glob: { name: 'Glob', fields: {}, foreignOnly: ['path'] },
-  // The subagent tool: `Agent` in today's Claude Code, `Task` in the hooks written before.
-  agent: {
-    name: 'Agent',
-    aliases: ['Task'],
-    fields: { agent_type: { name: 'subagent_type' } },
-    foreignOnly: ['model', 'run_in_background'],
-  },
-  grep: {
-    name: 'Grep',
-    fields: {},
-    foreignOnly: [
-      'glob',
-      'type',
-      'output_mode',
-      '-i',
-      '-n',
-      '-A',
-      '-B',
-      '-C',
-      'context',
-      'head_limit',
-      'offset',
-      'multiline',
-    ],
-  },
 };
 
 /** Gemini CLI's names. hookwire name → mapping. */
@@ -126,6 +58,10 @@ const TABLES: Readonly<Record<DialectName, Readonly<Record<string, ToolMapping>>
   gemini: GEMINI_TOOLS,
   codex: CLAUDE_TOOLS,
   kimi: CLAUDE_TOOLS,
+  factory: profileToolTable(CLAUDE_PROFILES.factory),
+  augment: profileToolTable(CLAUDE_PROFILES.augment),
+  codebuddy: profileToolTable(CLAUDE_PROFILES.codebuddy),
+  qwen: profileToolTable(CLAUDE_PROFILES.qwen),
 };
 
 /**
@@ -133,11 +69,22 @@ const TABLES: Readonly<Record<DialectName, Readonly<Record<string, ToolMapping>>
  * matches a built-in tool (listed so `hooks import` can say so, and `README` documents them).
  */
 export const TOOLS_WITHOUT_COUNTERPART: Readonly<Record<DialectName, readonly string[]>> = {
-  claude: ['MultiEdit', 'LS', 'WebFetch', 'WebSearch', 'NotebookEdit', 'TodoWrite'],
+  claude: CLAUDE_TOOLS_WITHOUT_COUNTERPART,
   gemini: ['list_directory', 'read_many_files', 'web_fetch', 'google_web_search', 'save_memory'],
   codex: ['apply_patch'],
   kimi: [],
+  factory: CLAUDE_PROFILES.factory.toolsWithoutCounterpart,
+  augment: CLAUDE_PROFILES.augment.toolsWithoutCounterpart,
+  codebuddy: CLAUDE_PROFILES.codebuddy.toolsWithoutCounterpart,
+  qwen: CLAUDE_PROFILES.qwen.toolsWithoutCounterpart,
 };
+
+/** How the dialect's matchers name every MCP tool (see `ClaudeProfile.mcpMatcherPrefix`). */
+export function mcpMatcherPrefix(dialect: DialectName): string | undefined {
+  return Object.hasOwn(CLAUDE_PROFILES, dialect)
+    ? (CLAUDE_PROFILES[dialect as keyof typeof CLAUDE_PROFILES] as ClaudeProfile).mcpMatcherPrefix
+    : undefined;
+}
 
 /** The dialect's table: hookwire tool name → mapping. */
 export function toolTable(dialect: DialectName): Readonly<Record<string, ToolMapping>> {

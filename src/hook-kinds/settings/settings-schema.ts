@@ -7,6 +7,7 @@ import {
 } from '../../events/index.ts';
 import { HOOK_KINDS, hookEntrySchema } from '../registry.ts';
 import { mcpServersSchema } from './mcp-servers.ts';
+import { DIALECT_NAMES } from '../dialects/dialect-names.ts';
 
 /**
  * The shape of a settings file, as zod schemas. They are the one source of truth: loading
@@ -30,7 +31,7 @@ export const hookGroupSchema = z
       description:
         'true: the hooks run one after another, each seeing the input as rewritten by the ones before. Default false (parallel).',
     }),
-    dialect: z.enum(['claude', 'gemini', 'codex', 'kimi']).optional().meta({
+    dialect: z.enum(DIALECT_NAMES).optional().meta({
       description:
         'The tool these hooks were written for (what "hookwire hooks import" writes): they get tool_name and tool_input in its names and units, and their answers are read by its rules. The matcher and "if" stay in hookwire\'s tool names. Default: hookwire\'s own.',
     }),
@@ -138,13 +139,10 @@ export const settingsFileSchema = z
         description:
           'Variables the shell tool (and hooks with "environment": "scrubbed") keep although their names look like credentials, e.g. ["GITHUB_TOKEN"]. From files inside the project they apply once trusted.',
       }),
-    dialects: z
-      .array(z.enum(['claude', 'gemini', 'codex', 'kimi']))
-      .optional()
-      .meta({
-        description:
-          "Which other tools' settings files hookwire reads hooks from (Claude Code .claude/settings*.json, Gemini CLI .gemini/settings.json, Codex .codex/hooks.json, Kimi Code ~/.kimi-code/config.toml). Default: all four; [] reads none (like --no-dialects). The managed policy's value binds; else the last layer that sets it.",
-      }),
+    dialects: z.array(z.enum(DIALECT_NAMES)).optional().meta({
+      description:
+        "Which other tools' settings files hookwire reads hooks from (Claude Code .claude/settings*.json, Gemini CLI .gemini/settings.json, Codex .codex/hooks.json, Kimi Code ~/.kimi-code/config.toml, and the Claude-shaped factory .factory/, augment .augment/, codebuddy .codebuddy/, qwen .qwen/). Default: all of them; [] reads none (like --no-dialects). The managed policy's value binds; else the last layer that sets it.",
+    }),
     plugins: z.array(z.string().regex(/\S/)).optional().meta({
       description:
         'Claude Code plugin directories to load (each holding .claude-plugin/plugin.json, hooks/hooks.json, agents/, .mcp.json), like --plugin-dir; relative paths resolve against the project directory. Plugins inside the project run once trusted (hookwire hooks trust).',
