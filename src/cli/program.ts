@@ -259,7 +259,10 @@ function addHooks(program: Command): void {
     .description(
       "Convert another tool's hooks (Claude Code, Gemini CLI, Codex, Kimi Code) to hookwire's own settings, saying what could not be carried.",
     )
-    .requiredOption('--from <tool>', 'claude, gemini, codex or kimi')
+    .requiredOption(
+      '--from <tool>',
+      'claude, gemini, codex, kimi, factory, augment, codebuddy or qwen',
+    )
     .option('--write <file>', 'write the settings to this new file instead of printing them')
     .option('--cwd <dir>', CWD_HELP)
     .action(
