@@ -1,6 +1,7 @@
 /**
  * The agent types of a `hookwire run`: `~/.claude/agents/*.md`, `~/.hookwire/agents/*.md`
  * (user), then `<project>/.claude/agents/*.md`, `<project>/.hookwire/agents/*.md`, then the
+ * agents of the session's plugins (`agents/*.md`, named `plugin:agent`), then the
  * `agents` of every settings layer in merge order; a later definition of a name replaces an
  * earlier one. A type's `model` (a `--model` spec, or `inherit`) is resolved here; a hookwire
  * file that does not parse is a one-line error naming it.
@@ -272,6 +273,25 @@ export async function loadAgentTypes(
       projectFiles.filter((file) => file.claude === isClaude),
       isClaude,
     );
+  // The plugins' agents (`agents/*.md` and the manifest's `agents` paths), named
+  // `plugin:agent` as Claude Code names them, read as Claude Code's agent files.
+  for (const plugin of settings.plugins) {
+    const listed = plugin.manifest['agents'];
+    const paths = typeof listed === 'string' ? [listed] : Array.isArray(listed) ? listed : [];
+    const pluginDirectories = [
+      ...new Set([
+        join(plugin.root, 'agents'),
+        ...paths
+          .filter((path): path is string => typeof path === 'string')
+          .map((path) => join(plugin.root, path)),
+      ]),
+    ];
+    for (const directory of pluginDirectories)
+      for (const file of parseClaudeAgentFiles(await readDirectory(directory), warnings)) {
+        const name = `${plugin.name}:${file.definition.name}`;
+        definitions.set(name, withTools({ ...file.definition, name }));
+      }
+  }
   for (const setting of settings.agents)
     definitions.set(
       setting.name,

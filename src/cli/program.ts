@@ -43,8 +43,12 @@ function addSettingsOptions(command: Command): Command {
   return command
     .option('--settings <file>', SETTINGS_HELP, collectRepeated)
     .option('--cwd <dir>', CWD_HELP)
-    .option('--no-dialects', NO_DIALECTS_HELP);
+    .option('--no-dialects', NO_DIALECTS_HELP)
+    .option('--plugin-dir <dir>', PLUGIN_DIR_HELP, collectRepeated);
 }
+
+const PLUGIN_DIR_HELP =
+  'a Claude Code plugin directory to load (its hooks/hooks.json, agents/, .mcp.json; repeatable); one inside the project runs once trusted';
 
 const NO_DIALECTS_HELP =
   "do not read the other tools' settings files (.claude/settings*.json, .gemini/settings.json, .codex/hooks.json, ~/.kimi-code/config.toml)";
@@ -72,6 +76,7 @@ function addRun(program: Command): void {
     .option('--cwd <dir>', CWD_HELP)
     .option('--trust-project', TRUST_PROJECT_HELP)
     .option('--no-dialects', NO_DIALECTS_HELP)
+    .option('--plugin-dir <dir>', PLUGIN_DIR_HELP, collectRepeated)
     .addOption(
       new Option(
         '--permission-mode <mode>',
@@ -236,6 +241,7 @@ function addHooks(program: Command): void {
     .option('--cwd <dir>', CWD_HELP)
     .option('--settings <file>', SETTINGS_HELP, collectRepeated)
     .option('--no-dialects', NO_DIALECTS_HELP)
+    .option('--plugin-dir <dir>', PLUGIN_DIR_HELP, collectRepeated)
     .option('--yes', 'trust without asking (for scripts)')
     .addHelpText(
       'after',
@@ -253,7 +259,10 @@ function addHooks(program: Command): void {
     .description(
       "Convert another tool's hooks (Claude Code, Gemini CLI, Codex, Kimi Code) to hookwire's own settings, saying what could not be carried.",
     )
-    .requiredOption('--from <tool>', 'claude, gemini, codex, kimi, copilot, cursor or windsurf')
+    .requiredOption(
+      '--from <tool>',
+      'claude, gemini, codex, kimi, copilot, cursor, windsurf, factory, augment, codebuddy or qwen',
+    )
     .option('--write <file>', 'write the settings to this new file instead of printing them')
     .option('--cwd <dir>', CWD_HELP)
     .action(
@@ -332,6 +341,7 @@ function addDoctor(program: Command): void {
     )
     .option('--trust-project', TRUST_PROJECT_HELP)
     .option('--no-dialects', 'list only AGENTS.md files, as hookwire run --no-dialects reads them')
+    .option('--plugin-dir <dir>', PLUGIN_DIR_HELP, collectRepeated)
     .action(
       action(async (options: DoctorOptions) => {
         const { doctorCommand } = await import('./commands/doctor.ts');

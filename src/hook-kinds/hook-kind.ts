@@ -14,7 +14,8 @@ import type { HookEventName, HookOutput, RegisteredEventName } from '../events/i
 import type { AgentHook } from '../hooks/agent-hook.ts';
 import type { CommandResult, CommandRunner } from '../supervision/index.ts';
 import type { SettingsLayer } from './settings/settings-layer.ts';
-import type { DialectName } from './dialects/dialect-names.ts';
+import type { PluginDirectory } from './plugins/plugin-directory.ts';
+import { PROJECT_DIR_VARIABLES, type DialectName } from './dialects/dialect-names.ts';
 
 /**
  * What settings parsing reads for every kind, whatever its `type`: these fields of the entry are
@@ -184,6 +185,11 @@ export interface HookKindHost {
   readonly promptModel?: () => Promise<LanguageModel>;
   /** Resolves a prompt hook's `model` of the form `PROVIDER:MODEL` (the CLI's model specs). */
   readonly resolveModel?: (spec: string) => Promise<LanguageModel>;
+  /**
+   * The session's trusted plugin directories (`hook-kinds/plugins/plugin-directory.ts`), for kinds
+   * that load what plugins bring (mods). Default: none.
+   */
+  readonly plugins?: readonly PluginDirectory[];
 }
 
 /** One kind's resources in one hook session (see `HookKind.open`). */
@@ -278,9 +284,9 @@ export function hookEnvironment(projectDir: string, sessionId: string): Record<s
   return {
     HOOKWIRE_PROJECT_DIR: projectDir,
     HOOKWIRE_SESSION_ID: sessionId,
-    // The same hook scripts run unchanged under Claude Code and Gemini CLI, which set these.
-    CLAUDE_PROJECT_DIR: projectDir,
-    GEMINI_PROJECT_DIR: projectDir,
+    // The same hook scripts run unchanged under Claude Code, Gemini CLI and the Claude-shaped
+    // tools, which set these.
+    ...Object.fromEntries(PROJECT_DIR_VARIABLES.map((variable) => [variable, projectDir])),
   };
 }
 

@@ -26,6 +26,7 @@ import type { CommandRunner, CommandRunnerOptions } from '../supervision/index.t
 import { deferredRunner } from '../supervision/deferred-runner.ts';
 import { loadSettings } from '../hook-kinds/settings/load-settings.ts';
 import type { McpConnections, StartMcpServersOptions } from '../mcp/mcp-connections.ts';
+import type { PluginDirectory } from '../hook-kinds/plugins/plugin-directory.ts';
 import {
   openClaudeEnvFile,
   wantsClaudeEnvFile,
@@ -106,6 +107,12 @@ export interface HookSettingsOptions {
    * false (`--no-dialects`) reads none.
    */
   readonly dialects?: boolean;
+  /**
+   * Claude Code plugin directories (`--plugin-dir`, repeatable), loaded before the `plugins`
+   * setting and the installed plugins (`src/hook-kinds/plugins/`); relative paths resolve against
+   * `settingsBaseDir`. Each must exist.
+   */
+  readonly pluginDirs?: readonly string[];
 }
 
 /**
@@ -120,6 +127,9 @@ export function loadHookSettings(options: HookSettingsOptions): Promise<Effectiv
     ...(options.env === undefined ? {} : { env: options.env }),
     ...(options.trust === undefined ? {} : { trust: options.trust }),
     ...(options.dialects === undefined ? {} : { dialects: options.dialects }),
+    ...(options.pluginDirs === undefined
+      ? {}
+      : { pluginDirs: options.pluginDirs, pluginBaseDir: baseDir }),
   });
 }
 
@@ -166,6 +176,12 @@ export interface HookSession {
   readonly projectDir: string;
   /** The merged settings every layer and extra file contributed. */
   readonly settings: EffectiveSettings;
+  /**
+   * The session's plugin directories (`settings.plugins`: `--plugin-dir`, the `plugins` setting,
+   * the installed plugins `enabledPlugins` turns on), trusted ones only, in load order. The hook
+   * kinds get the same list (`HookKindHost.plugins`).
+   */
+  readonly plugins: readonly PluginDirectory[];
   /** The command runner the settings' hooks (and the shell tool, if the caller wants) spawn through. */
   readonly runner: CommandRunner;
   /** The settings' command hooks, one per group, in merge order. */
@@ -206,7 +222,7 @@ export async function openHookSession(options: HookSessionOptions): Promise<Hook
   const settings = await loadHookSettings(options);
 
   const disposers: (() => unknown)[] = [];
-  const hooked = hasHooks(settings);
+  const hooked = hasHooks(settings) || settings.plugins.length > 0;
   // The helper starts with the session only when the settings have hooks, whose first run must
   // not wait for it; otherwise on first use (a shell tool call), so a session that spawns nothing
   // starts nothing, and does not even load the spawn machinery.
@@ -227,6 +243,7 @@ export async function openHookSession(options: HookSessionOptions): Promise<Hook
           settings,
           {
             projectDir,
+            plugins: settings.plugins,
             ...(options.promptModel === undefined ? {} : { promptModel: options.promptModel }),
             ...(options.resolveModel === undefined ? {} : { resolveModel: options.resolveModel }),
           },
@@ -285,6 +302,7 @@ export async function openHookSession(options: HookSessionOptions): Promise<Hook
   return {
     projectDir,
     settings,
+    plugins: settings.plugins,
     runner,
     commandHooks,
     stack,

@@ -6,8 +6,52 @@ import {
   readInstructionFiles,
   type InstructionFile,
 } from '../project-instructions.ts';
-import { commandTrust, projectDirOf, type SettingsCommandOptions } from '../settings-options.ts';
+import {
+  commandTrust,
+  loadCommandSettings,
+  projectDirOf,
+  type SettingsCommandOptions,
+} from '../settings-options.ts';
 import { readProjectAgentFiles } from '../agent-types.ts';
+
+/** A plugin directory as the report lists it. */
+interface PluginReport {
+  readonly name: string;
+  readonly root: string;
+  readonly origin: string;
+  /** `loaded`, or `not loaded: …` (not trusted). */
+  readonly state: string;
+}
+
+/**
+ * The plugin directories `hookwire run` would load with the same options (`--plugin-dir`, the
+ * `plugins` setting, installed plugins `enabledPlugins` turns on), or the reason they cannot be.
+ */
+async function pluginReport(
+  options: DoctorOptions,
+): Promise<{ plugins: PluginReport[]; error?: string }> {
+  try {
+    const settings = await loadCommandSettings(options);
+    return {
+      plugins: [
+        ...settings.plugins.map((plugin) => ({
+          name: plugin.name,
+          root: plugin.root,
+          origin: plugin.origin,
+          state: 'loaded',
+        })),
+        ...settings.untrustedPlugins.map(({ plugin, reason }) => ({
+          name: plugin.name,
+          root: plugin.root,
+          origin: plugin.origin,
+          state: `not loaded: not trusted (${reason}; hookwire hooks trust)`,
+        })),
+      ],
+    };
+  } catch (error) {
+    return { plugins: [], error: error instanceof Error ? error.message : String(error) };
+  }
+}
 
 /** Options of `hookwire doctor`. */
 export interface DoctorOptions extends SettingsCommandOptions {
@@ -69,6 +113,7 @@ export async function doctorCommand(options: DoctorOptions): Promise<number> {
       ? 'read'
       : 'not read: the project is not trusted (review it, then run "hookwire hooks trust")',
   }));
+  const plugins = await pluginReport(options);
   const report = {
     hookwire: packageVersion(),
     node: process.version,
@@ -76,6 +121,8 @@ export async function doctorCommand(options: DoctorOptions): Promise<number> {
     containment,
     instructions,
     agents,
+    plugins: plugins.plugins,
+    ...(plugins.error === undefined ? {} : { pluginsError: plugins.error }),
   };
   if (options.json === true) {
     writeStdout(JSON.stringify(report, null, 2) + '\n');
@@ -98,6 +145,14 @@ export async function doctorCommand(options: DoctorOptions): Promise<number> {
           "project agent files (subagent types of hookwire run; the user's own need no trust):",
           ...agents.map((file) => `  - ${file.path} (${file.bytes} bytes): ${file.state}`),
         ]),
+    plugins.error !== undefined
+      ? `plugins: cannot be loaded:\n${plugins.error}`
+      : plugins.plugins.length === 0
+        ? 'plugins: none (--plugin-dir, the plugins setting, or enabledPlugins of installed Claude Code plugins)'
+        : 'plugins:',
+    ...plugins.plugins.map(
+      (plugin) => `  - ${plugin.name} (${plugin.origin}, ${plugin.root}): ${plugin.state}`,
+    ),
   ];
   writeStdout(lines.join('\n') + '\n');
   return 0;

@@ -194,7 +194,8 @@ function factsOf(hook: AhpHookConfig, request: HookRunRequest, started: number):
   return {
     event: request.registeredAs,
     name: hook.name,
-    command: describeTransport(hook.transport),
+    kind: hook.type,
+    target: describeTransport(hook.transport),
     exitCode: null,
     signal: null,
     durationMs: Math.round(performance.now() - started),

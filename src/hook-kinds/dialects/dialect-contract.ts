@@ -192,4 +192,16 @@ export interface Dialect {
    * `SessionStart`), whose exports apply to later shell commands.
    */
   readonly envFile?: { readonly variable: string; readonly event: HookEventName };
+  /**
+   * Its settings files' `enabledPlugins` (`{"NAME@MARKETPLACE": true}`) turn on the plugins
+   * Claude Code installed (`hook-kinds/plugins/`): Claude Code's, and tools that share its files.
+   */
+  readonly enablesPlugins?: boolean;
+  /** Files whose events sit at the root rather than under `hooks` (Factory's `hooks.json`). */
+  readonly eventsAtRoot?: (file: string) => boolean;
+  /**
+   * How its matchers name every MCP tool (`mcp:` for Augment's `mcp:*` and `MCP:.*`): such a
+   * matcher matches every `mcp__SERVER__TOOL` (see `foreign-matcher.ts`).
+   */
+  readonly mcpMatcherPrefix?: string;
 }

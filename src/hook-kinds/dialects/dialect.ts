@@ -12,6 +12,8 @@ import { kimiDialect } from './kimi/kimi-dialect.ts';
 import { copilotDialect } from './copilot/copilot-dialect.ts';
 import { cursorDialect } from './cursor/cursor-dialect.ts';
 import { windsurfDialect } from './windsurf/windsurf-dialect.ts';
+import { claudeShapedDialect } from './claude-shaped/claude-shaped-dialect.ts';
+import { CLAUDE_PROFILES } from './claude-shaped/profiles.ts';
 import type { DialectName } from './vocabulary.ts';
 
 export type { DialectName } from './vocabulary.ts';
@@ -30,6 +32,11 @@ export const DIALECTS: Readonly<Record<DialectName, Dialect>> = {
   copilot: copilotDialect,
   cursor: cursorDialect,
   windsurf: windsurfDialect,
+  // The Claude-shaped family: one profile each (`claude-shaped/profiles.ts`).
+  factory: claudeShapedDialect('factory', CLAUDE_PROFILES.factory),
+  augment: claudeShapedDialect('augment', CLAUDE_PROFILES.augment),
+  codebuddy: claudeShapedDialect('codebuddy', CLAUDE_PROFILES.codebuddy),
+  qwen: claudeShapedDialect('qwen', CLAUDE_PROFILES.qwen),
 };
 
 /** The hookwire event a dialect's event name stands for, or `undefined`. */

@@ -1,5 +1,5 @@
 import { tryCompileMatcher, type CompiledMatcher } from '../settings/matcher.ts';
-import { foreignToolAliases, type DialectName } from './vocabulary.ts';
+import { foreignToolAliases, mcpMatcherPrefix, type DialectName } from './vocabulary.ts';
 
 /**
  * A matcher of a foreign file, read as that tool reads it: empty or `*` matches everything, a
@@ -17,6 +17,25 @@ export function compileForeignMatcher(
 ):
   | { readonly ok: true; readonly matcher: CompiledMatcher }
   | { readonly ok: false; readonly message: string } {
+  // A profile's "every MCP tool" form (Augment's `mcp:*`, `MCP:.*`).
+  const prefix = mcpMatcherPrefix(dialect);
+  if (prefix !== undefined) {
+    const trimmed = source.trim();
+    const rest = trimmed.slice(prefix.length);
+    if (
+      trimmed.toLowerCase().startsWith(prefix.toLowerCase()) &&
+      (rest === '' || rest === '*' || rest === '.*')
+    )
+      return {
+        ok: true,
+        matcher: {
+          kind: 'pattern',
+          source,
+          key: `${dialect}:mcp`,
+          matches: (value) => value !== undefined && value.startsWith('mcp__'),
+        },
+      };
+  }
   const own = tryCompileMatcher(source, { file: '', path: '' });
   if (!own.ok) return { ok: false, message: own.issue.message };
   if (own.matcher.kind === 'all') return own;

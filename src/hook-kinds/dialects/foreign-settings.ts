@@ -16,6 +16,8 @@
 import { dirname } from 'node:path';
 import { parse as parseToml } from 'smol-toml';
 import {
+  HOOK_EVENT_ALIASES,
+  HOOK_EVENT_NAMES,
   MATCHER_TARGET,
   OBSERVE_ONLY_EVENTS,
   type HookEventName,
@@ -109,8 +111,16 @@ export function readForeignSettings(text: string, origin: ForeignOrigin): Foreig
   }
   // A dialect's MCP servers (Gemini CLI's) load whatever its hooks settings say.
   const mcpServers = dialect.mcpServers?.(raw, origin, warnings, readMcpServers) ?? [];
+  // Claude Code's `enabledPlugins` turns on the plugins it installed (`hook-kinds/plugins/`).
+  const enabledPlugins =
+    dialect.enablesPlugins === true ? readEnabledPlugins(raw, origin, warnings) : undefined;
   const result = (groups: HookGroupConfig[]): ForeignSettingsResult => ({
-    parsed: { ...emptyResult(origin, []).parsed, groups, mcpServers },
+    parsed: {
+      ...emptyResult(origin, []).parsed,
+      groups,
+      mcpServers,
+      ...(enabledPlugins === undefined ? {} : { enabledPlugins }),
+    },
     warnings,
   });
   if (raw['disableAllHooks'] === true) return result([]);
@@ -122,7 +132,7 @@ export function readForeignSettings(text: string, origin: ForeignOrigin): Foreig
     if (isJsonObject(config) && config['enabled'] === false) return result([]);
     if (isJsonObject(config) && Array.isArray(config['disabled']))
       reader.disabled = new Set(config['disabled'].filter((name) => typeof name === 'string'));
-    reader.readHooks(raw['hooks']);
+    reader.readHooks(dialect.eventsAtRoot?.(origin.file) === true ? raw : raw['hooks']);
   }
   return result(reader.groups);
 }
@@ -131,6 +141,34 @@ export function readForeignSettings(text: string, origin: ForeignOrigin): Foreig
 function shellWord(word: string): string {
   return /^[A-Za-z0-9_./:=@%+-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
 }
+
+/** Claude Code's `enabledPlugins`: `{"NAME@MARKETPLACE": true|false}`; other values are skipped. */
+function readEnabledPlugins(
+  raw: Readonly<Record<string, unknown>>,
+  origin: ForeignOrigin,
+  warnings: string[],
+): Record<string, boolean> | undefined {
+  const value = raw['enabledPlugins'];
+  if (value === undefined) return undefined;
+  if (!isJsonObject(value)) {
+    warnings.push(`${origin.file} at enabledPlugins: is not an object: ignored`);
+    return undefined;
+  }
+  const enabled: Record<string, boolean> = {};
+  for (const [key, on] of Object.entries(value)) {
+    if (typeof on === 'boolean') enabled[key] = on;
+    else
+      warnings.push(
+        `${origin.file} at ${formatJsonPath(['enabledPlugins', key])}: is not true or false: ignored`,
+      );
+  }
+  return enabled;
+}
+
+const REGISTERED_NAMES: ReadonlySet<string> = new Set([
+  ...HOOK_EVENT_NAMES,
+  ...Object.keys(HOOK_EVENT_ALIASES),
+]);
 
 function isPositiveNumber(value: unknown): value is number {
   return typeof value === 'number' && Number.isFinite(value) && value > 0;
@@ -220,7 +258,12 @@ class Reader {
     if (hooks.length === 0) return;
     this.groups.push({
       event,
-      registeredAs: name as RegisteredEventName,
+      // A profile's own event name (Augment's `PromptSubmit`) is registered as the event it
+      // stands for: hookwire's wire knows its own names and aliases only. A dialect with an
+      // envelope of its own (Copilot, Cursor, Windsurf) keeps its name: its answers are read by it.
+      registeredAs: (REGISTERED_NAMES.has(name) || DIALECTS[dialect].envelope !== undefined
+        ? name
+        : event) as RegisteredEventName,
       matcher: matcher.compiled,
       matcherSource: matcher.source,
       sequential,

@@ -1,6 +1,7 @@
 /**
- * The shape of one dialect's tool table (see `vocabulary.ts`): hookwire's built-in tools in
- * that tool's words. A leaf module, so each dialect's folder can keep its own table.
+ * The shape of a tool-name table: one hookwire built-in tool in another tool's words (its name,
+ * its arguments' names and units). A leaf module: the dialects' folders (`claude/claude-tools.ts`,
+ * `cursor/`, the Claude-shaped profiles) write their tables in it, and `vocabulary.ts` applies them.
  */
 
 /** One argument of a built-in tool in a dialect's words. */
@@ -36,3 +37,10 @@ export type ToolTable = Readonly<Record<string, ToolMapping>>;
 
 /** `path` is `file_path` (Claude Code, Gemini CLI, Cursor). */
 export const FILE_PATH: Readonly<Record<string, FieldMapping>> = { path: { name: 'file_path' } };
+/** The same (the Claude-shaped profiles' spelling). */
+export const filePath = FILE_PATH;
+
+export const secondsToMs = (value: unknown): unknown =>
+  typeof value === 'number' ? value * 1000 : value;
+export const msToSeconds = (value: unknown): unknown =>
+  typeof value === 'number' ? value / 1000 : value;

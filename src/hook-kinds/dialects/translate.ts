@@ -6,6 +6,8 @@
 import { homedir } from 'node:os';
 import { resolve } from 'node:path';
 import {
+  HOOK_EVENT_ALIASES,
+  HOOK_EVENT_NAMES,
   hookSpecificOutputShapes,
   type CombinedOutcome,
   type HookEventName,
@@ -153,7 +155,21 @@ export function foreignAnswer(
   const rules = DIALECTS[dialect];
   if (rules.envelope !== undefined) return rules.envelope.answer(event, value);
   const model = rules.modelHooks;
-  return model?.events.has(event) === true ? model.answer(event, value) : value;
+  if (model?.events.has(event) === true) return model.answer(event, value);
+  // A profile's own name for the event (Augment's `PromptSubmit`) in `hookEventName` means it.
+  const specific = value['hookSpecificOutput'];
+  if (!isJsonObject(specific)) return value;
+  const named = specific['hookEventName'];
+  if (
+    typeof named === 'string' &&
+    named !== event &&
+    Object.hasOwn(rules.events, named) &&
+    rules.events[named] === event &&
+    !(HOOK_EVENT_NAMES as readonly string[]).includes(named) &&
+    !Object.hasOwn(HOOK_EVENT_ALIASES, named)
+  )
+    return { ...value, hookSpecificOutput: { ...specific, hookEventName: event } };
+  return value;
 }
 
 /**

@@ -7,24 +7,22 @@
  * translated back, dropping, with a note, fields hookwire's tool does not take. A tool with no
  * counterpart (MCP tools, tools an embedding adds) keeps its hookwire name and fields.
  *
- * The Claude Agent SDK bridge (`src/adapters/claude-agent-sdk/claude-code-names.ts`) reads the
- * same Claude Code table.
+ * Claude Code's table lives in `claude/claude-tools.ts`; the Claude-shaped profiles
+ * (`claude-shaped/`) derive theirs from it. The Claude Agent SDK bridge
+ * (`src/adapters/claude-agent-sdk/claude-code-names.ts`) reads the same Claude Code table here.
  */
 
 import type { DialectName } from './dialect-names.ts';
 import type { ToolMapping, ToolTable } from './tool-mapping.ts';
-import { FILE_PATH } from './tool-mapping.ts';
+import { filePath } from './tool-mapping.ts';
+import { CLAUDE_TOOLS, CLAUDE_TOOLS_WITHOUT_COUNTERPART } from './claude/claude-tools.ts';
+import { CLAUDE_PROFILES, profileToolTable, type ClaudeProfile } from './claude-shaped/profiles.ts';
 import { COPILOT_TOOLS, COPILOT_TOOLS_WITHOUT_COUNTERPART } from './copilot/copilot-tools.ts';
 import { CURSOR_TOOLS, CURSOR_TOOLS_WITHOUT_COUNTERPART } from './cursor/cursor-tools.ts';
 import { WINDSURF_TOOLS } from './windsurf/windsurf-tools.ts';
 
-export type { DialectName } from './dialect-names.ts';
-export { DIALECT_NAMES } from './dialect-names.ts';
+export { DIALECT_NAMES, type DialectName } from './dialect-names.ts';
 export type { ToolMapping } from './tool-mapping.ts';
-
-const secondsToMs = (value: unknown): unknown => (typeof value === 'number' ? value * 1000 : value);
-const msToSeconds = (value: unknown): unknown => (typeof value === 'number' ? value / 1000 : value);
-const filePath = FILE_PATH;
 
 /** The hookwire arguments each built-in tool takes (its JSON Schema's properties). */
 export const BUILTIN_TOOL_ARGUMENTS: Readonly<Record<string, readonly string[]>> = {
@@ -35,45 +33,6 @@ export const BUILTIN_TOOL_ARGUMENTS: Readonly<Record<string, readonly string[]>>
   glob: ['pattern'],
   grep: ['pattern', 'path'],
   agent: ['description', 'prompt', 'agent_type'],
-};
-
-/** Claude Code's names (Codex and Kimi Code use the same). hookwire name → mapping. */
-const CLAUDE_TOOLS: ToolTable = {
-  shell: {
-    name: 'Bash',
-    // Claude Code's Bash takes its timeout in milliseconds; hookwire's shell in seconds.
-    fields: { timeout: { name: 'timeout', out: secondsToMs, back: msToSeconds } },
-    foreignOnly: ['run_in_background', 'dangerouslyDisableSandbox'],
-  },
-  read_file: { name: 'Read', fields: filePath, foreignOnly: ['offset', 'limit', 'pages'] },
-  write_file: { name: 'Write', fields: filePath, foreignOnly: [] },
-  edit_file: { name: 'Edit', fields: filePath, foreignOnly: ['replace_all'] },
-  glob: { name: 'Glob', fields: {}, foreignOnly: ['path'] },
-  // The subagent tool: `Agent` in today's Claude Code, `Task` in the hooks written before.
-  agent: {
-    name: 'Agent',
-    aliases: ['Task'],
-    fields: { agent_type: { name: 'subagent_type' } },
-    foreignOnly: ['model', 'run_in_background'],
-  },
-  grep: {
-    name: 'Grep',
-    fields: {},
-    foreignOnly: [
-      'glob',
-      'type',
-      'output_mode',
-      '-i',
-      '-n',
-      '-A',
-      '-B',
-      '-C',
-      'context',
-      'head_limit',
-      'offset',
-      'multiline',
-    ],
-  },
 };
 
 /** Gemini CLI's names. hookwire name → mapping. */
@@ -106,6 +65,10 @@ const TABLES: Readonly<Record<DialectName, ToolTable>> = {
   copilot: COPILOT_TOOLS,
   cursor: CURSOR_TOOLS,
   windsurf: WINDSURF_TOOLS,
+  factory: profileToolTable(CLAUDE_PROFILES.factory),
+  augment: profileToolTable(CLAUDE_PROFILES.augment),
+  codebuddy: profileToolTable(CLAUDE_PROFILES.codebuddy),
+  qwen: profileToolTable(CLAUDE_PROFILES.qwen),
 };
 
 /**
@@ -113,14 +76,25 @@ const TABLES: Readonly<Record<DialectName, ToolTable>> = {
  * matches a built-in tool (listed so `hooks import` can say so, and `README` documents them).
  */
 export const TOOLS_WITHOUT_COUNTERPART: Readonly<Record<DialectName, readonly string[]>> = {
-  claude: ['MultiEdit', 'LS', 'WebFetch', 'WebSearch', 'NotebookEdit', 'TodoWrite'],
+  claude: CLAUDE_TOOLS_WITHOUT_COUNTERPART,
   gemini: ['list_directory', 'read_many_files', 'web_fetch', 'google_web_search', 'save_memory'],
   codex: ['apply_patch'],
   kimi: [],
   copilot: COPILOT_TOOLS_WITHOUT_COUNTERPART,
   cursor: CURSOR_TOOLS_WITHOUT_COUNTERPART,
   windsurf: [],
+  factory: CLAUDE_PROFILES.factory.toolsWithoutCounterpart,
+  augment: CLAUDE_PROFILES.augment.toolsWithoutCounterpart,
+  codebuddy: CLAUDE_PROFILES.codebuddy.toolsWithoutCounterpart,
+  qwen: CLAUDE_PROFILES.qwen.toolsWithoutCounterpart,
 };
+
+/** How the dialect's matchers name every MCP tool (see `ClaudeProfile.mcpMatcherPrefix`). */
+export function mcpMatcherPrefix(dialect: DialectName): string | undefined {
+  return Object.hasOwn(CLAUDE_PROFILES, dialect)
+    ? (CLAUDE_PROFILES[dialect as keyof typeof CLAUDE_PROFILES] as ClaudeProfile).mcpMatcherPrefix
+    : undefined;
+}
 
 /** The dialect's table: hookwire tool name → mapping. */
 export function toolTable(dialect: DialectName): Readonly<Record<string, ToolMapping>> {

@@ -20,15 +20,12 @@
  */
 import { createHash } from 'node:crypto';
 import { statSync, type BigIntStats } from 'node:fs';
+import { PROJECT_DIR_VARIABLES } from '../dialects/dialect-names.ts';
 import { readFile, stat } from 'node:fs/promises';
 import { basename, isAbsolute, relative, resolve, sep } from 'node:path';
 
 /** The variables hooks get that hold the project directory (see `hookEnvironment`). */
-const PROJECT_VARIABLES = new Set([
-  'HOOKWIRE_PROJECT_DIR',
-  'CLAUDE_PROJECT_DIR',
-  'GEMINI_PROJECT_DIR',
-]);
+const PROJECT_VARIABLES = new Set(['HOOKWIRE_PROJECT_DIR', ...PROJECT_DIR_VARIABLES]);
 
 /** Commands that run a script named by their first non-option argument. */
 const INTERPRETERS = new Set([
