@@ -12,7 +12,7 @@
  *   executed as given (each argument quoted for `exec`, so no shell syntax is interpreted);
  *   30 s by default, 10 minutes at most; `{ exitCode, stdout, stderr }`.
  * - `http.fetch(url, init?)`: `{ status, ok, headers, text }`, the body cut at 4 MiB.
- * - `store.get|set|delete|keys`: a JSON file per plugin under `HOOKWIRE_HOME/mods/store/`, 4 MiB.
+ * - `store.get|set|delete|keys`: a JSON file per plugin under `~/.hookwire/mods/store/`, 4 MiB.
  */
 import { mkdir, readdir, readFile, realpath, rename, stat, writeFile } from 'node:fs/promises';
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
@@ -54,7 +54,7 @@ export interface CapabilityOptions {
   readonly projectDir: string;
   /** The supervised runner `process.run` spawns through. */
   readonly runner: CommandRunner;
-  /** Where the plugins' stores live (`HOOKWIRE_HOME`, default `~/.hookwire`). */
+  /** The user's `.hookwire` directory; the plugins' stores live in its `mods/store/`. */
   readonly homeDir: string;
   /** The environment `env.get` reads. Default `process.env`. */
   readonly env?: Readonly<Record<string, string | undefined>>;
