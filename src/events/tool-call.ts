@@ -50,7 +50,14 @@ export type ToolCallAction =
        */
       readonly ask?: ToolCallAsk;
     }
-  | { readonly kind: 'stop'; readonly reason: string; readonly args?: unknown };
+  | { readonly kind: 'stop'; readonly reason: string; readonly args?: unknown }
+  /**
+   * A supplied result: the tool does not run and the model sees `result` as the call's output.
+   * PostToolUse then fires for it as for a call that ran (not `skipped`), so later hooks still see
+   * it and may rewrite it. Terminal like `skip`/`stop`: the first one short-circuits, and an
+   * earlier rewrite survives in `args`. The permission check is not consulted (nothing runs).
+   */
+  | { readonly kind: 'result'; readonly result: unknown; readonly args?: unknown };
 
 /** Who asked for approval of a tool call, and why (see `ToolCallAction.ask`). */
 export interface ToolCallAsk {
@@ -77,6 +84,14 @@ export const ToolCallAction = {
     effectiveArgs.length === 0
       ? { kind: 'stop', reason }
       : { kind: 'stop', reason, args: effectiveArgs[0] },
+  /**
+   * Supplies the call's result: the tool does not run, the model sees `result` (see the type's
+   * doc). `effectiveArgs`: the rewritten arguments in force, as for `skip`/`stop`.
+   */
+  result: (result: unknown, ...effectiveArgs: [args?: unknown]): ToolCallAction =>
+    effectiveArgs.length === 0
+      ? { kind: 'result', result }
+      : { kind: 'result', result, args: effectiveArgs[0] },
 } as const;
 
 /**
@@ -148,9 +163,9 @@ type External = ExternalSide<
 >;
 
 /**
- * Rewrites chain (later members see the rewritten `event.args`); the first skip/stop
+ * Rewrites chain (later members see the rewritten `event.args`); the first skip/stop/result
  * short-circuits. The stack answers `rewrite(args)` when some member rewrote and all proceeded,
- * `run` when none rewrote, and the terminal skip/stop carrying the effective `args` when a rewrite
+ * `run` when none rewrote, and the terminal skip/stop/result carrying the effective `args` when a rewrite
  * preceded it (so a parent stack keeps the rewrite).
  */
 export const toolCall: EventDefinition<
@@ -162,7 +177,7 @@ export const toolCall: EventDefinition<
 > = {
   kind: 'toolCall',
   method: 'onToolCall',
-  actionKinds: ['run', 'rewrite', 'skip', 'stop'],
+  actionKinds: ['run', 'rewrite', 'skip', 'stop', 'result'],
   compose: {
     proceed: RUN,
     // State exists only once some member answered other than `run`: the all-run path allocates nothing.
@@ -179,9 +194,10 @@ export const toolCall: EventDefinition<
         state.event = undefined;
         return NEXT;
       }
-      // skip or stop. Carrying `args`, the member (typically a nested stack) rewrote before it:
-      // its arguments are the effective ones. Otherwise an earlier rewrite survives the skip/stop.
+      // skip, stop or result. Carrying `args`, the member (typically a nested stack) rewrote
+      // before it: its arguments are the effective ones. Otherwise an earlier rewrite survives it.
       if ('args' in action || !state.rewritten) return action;
+      if (action.kind === 'result') return ToolCallAction.result(action.result, state.args);
       if (action.kind === 'skip' && action.ask !== undefined)
         return { ...action, args: state.args };
       return action.kind === 'skip'

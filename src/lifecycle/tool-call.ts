@@ -3,7 +3,9 @@
  *
  * 1. PreToolUse (`toolCall`): rewrites chain and the call runs with the rewritten arguments; a
  *    skip does not run it and the model sees the reason; a stop does the same and ends the run
- *    after the step.
+ *    after the step; a supplied result (`ToolCallAction.result`) does not run it and the model
+ *    sees that result, reviewed by PostToolUse as a result of a call that ran (no permission
+ *    check: nothing runs).
  * 2. The permission rules and mode decide on the arguments as PreToolUse left them
  *    (`resolvePermission`: deny, allow, or ask through PermissionRequest); a refusal is handled
  *    like a skip.
@@ -50,6 +52,18 @@ export type BeforeToolDecision =
       readonly reason: string;
       /** Set when a hook stopped the run (it ends after the step; no PostToolUse fires). */
       readonly stop: string | undefined;
+    }
+  | {
+      /**
+       * A hook supplied the call's result: the host must not run the tool; the model sees
+       * `result` as the call's output, after PostToolUse (`skipped: false`) reviewed it. A host
+       * that cannot hand the model a result of its own must refuse the call with a clear reason
+       * (never run the tool).
+       */
+      readonly kind: 'supply';
+      readonly rewritten: boolean;
+      readonly args: unknown;
+      readonly result: unknown;
     };
 
 /** How the permission check reaches the host: its rules, project and schema check. */
@@ -104,6 +118,7 @@ export function beforeToolCall(
       return checkPermission(hooks, call, args, rewritten, permissions, action.ask);
     if (action.kind === 'skip')
       return { kind: 'skip', args, rewritten, reason: action.reason, stop: undefined };
+    if (action.kind === 'result') return { kind: 'supply', args, rewritten, result: action.result };
     if (action.kind === 'stop')
       return {
         kind: 'skip',

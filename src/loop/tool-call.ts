@@ -129,6 +129,19 @@ async function executeCallBody(run: RunState, plan: Plan): Promise<CallOutcome> 
     if (decision.stop === undefined) return afterTool(run, facts, args, block, true, undefined);
     return { block, args, skipped: true, additionalContext: undefined, stop: decision.stop };
   }
+  if (decision.kind === 'supply') {
+    // A hook supplied the result: the tool does not run; PostToolUse reviews the supplied result
+    // as that of a call that ran.
+    const problem = jsonEncodingProblem(decision.result);
+    const block: ToolResponseBlock =
+      problem === undefined
+        ? { type: 'tool_response', callId: call.id, toolName: call.name, result: decision.result }
+        : errorBlock(
+            call,
+            `a PreToolUse hook supplied a result JSON cannot encode for tool "${call.name}" (${problem.path}: ${problem.reason}); the tool was not run`,
+          );
+    return afterTool(run, facts, args, block, false, undefined);
+  }
 
   let result: unknown = null;
   let error: string | undefined;

@@ -71,6 +71,8 @@ describe('action unions', () => {
           return action.reason;
         case 'stop':
           return action.reason;
+        case 'result':
+          return JSON.stringify(action.result);
         default:
           return unreachable(action);
       }

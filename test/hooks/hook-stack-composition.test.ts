@@ -272,6 +272,21 @@ describe.each(arrangements)('HookStack composition (%s)', (_arrangement, compose
       expect(log).toEqual(['a', 'b', 'c']);
     });
 
+    it('short-circuits on a supplied tool result and keeps an earlier rewrite in its args', async () => {
+      const { context } = fresh();
+      const stack = compose([
+        { onToolCall: logged('a', () => ToolCallAction.rewrite({ safe: true })) },
+        { onToolCall: logged('b', () => ToolCallAction.result({ cached: 1 })) },
+        { onToolCall: logged('c', () => ToolCallAction.skip('never asked')) },
+      ]);
+      expect(await stack.resolveToolCall(context, toolCallEvent('tc1', { n: 0 }))).toEqual({
+        action: ToolCallAction.result({ cached: 1 }, { safe: true }),
+        args: { safe: true },
+        rewritten: true,
+      });
+      expect(log).toEqual(['a', 'b']);
+    });
+
     it('keeps an earlier tool-call rewrite through a later stop, in onToolCall as well', async () => {
       const { context } = fresh();
       const stack = compose([

@@ -160,6 +160,9 @@ export const DEFAULT_BUDGET = 8;
 const budgetWarning = (continuations: number, reason: string): string =>
   `a Stop hook blocked again ("${reason}"), but this turn already continued ${continuations} time(s) (stopContinuationsPerTurn: ${continuations}); the turn ends. Raise stopContinuationsPerTurn (hookwire run --max-stop-continuations N) to let Stop hooks continue a turn more often.`;
 
+const CLAUDE_CANNOT_SUPPLY =
+  'a hook supplied the result of echo instead of running it, which the Claude Agent SDK cannot deliver; the call was not run';
+
 const MODEL_HOSTS: readonly HostName[] = ['loop', 'loop-streaming', 'generateText', 'streamText'];
 const BLOCKING_MODEL_HOSTS: readonly HostName[] = ['loop', 'generateText'];
 
@@ -300,6 +303,39 @@ export const SCENARIOS: readonly Scenario[] = [
       end: { status: 'completed' },
       ran: [{ text: 'final' }],
       reports: [],
+    },
+  },
+  {
+    name: 'PreToolUse result: the tool never runs, PostToolUse reviews the supplied result, the model sees it',
+    script: [echoCall('expensive'), { text: 'ok' }],
+    hook: (log) =>
+      logging(log, {
+        toolCall: () => ToolCallAction.result({ text: 'from the cache' }),
+        toolResult: (event) => {
+          log.push(`reviewed=${JSON.stringify(event.presentation)}`);
+          return ToolResultAction.rewrite({ text: 'from the cache, reviewed' });
+        },
+      }),
+    expect: {
+      log: [
+        'UserPromptSubmit',
+        'PreToolUse:echo',
+        'PostToolUse:echo',
+        'reviewed={"text":"from the cache"}',
+        'Stop(active=false,continuations=0)',
+      ],
+      seen: [[PROMPT], ['tool echo: {"text":"from the cache, reviewed"}']],
+      end: { status: 'completed' },
+      ran: [],
+      reports: [],
+    },
+    differences: {
+      claude: {
+        why: 'the Claude Agent SDK’s PreToolUse answer cannot carry a result: the bridge refuses the call, saying so, and never runs it',
+        log: ['UserPromptSubmit', 'PreToolUse:echo', 'Stop(active=false,continuations=0)'],
+        seen: [[PROMPT], [`tool echo error: ${CLAUDE_CANNOT_SUPPLY}`]],
+        reports: [CLAUDE_CANNOT_SUPPLY],
+      },
     },
   },
   {

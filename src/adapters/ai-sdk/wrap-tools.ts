@@ -39,6 +39,9 @@ interface Presentation {
   readonly additionalContext: string | undefined;
 }
 
+/** What PreToolUse and the permissions decided: run with `args`, or the `supplied` result. */
+type Before = { readonly args: unknown } | { readonly args: unknown; readonly supplied: unknown };
+
 /** The error the model sees when a hook skipped a call (its message is the hook's reason). */
 export class ToolCallDeniedError extends Error {
   constructor(reason: string) {
@@ -147,14 +150,15 @@ export function wrapTool<T extends Tool>(core: HookwireCore, name: string, tool:
   };
 
   /**
-   * PreToolUse and the permission layer: the arguments `execute` runs with, or a thrown
-   * `ToolCallDeniedError` (after PostToolUse with `skipped: true`) when the call must not run.
+   * PreToolUse and the permission layer: the arguments `execute` runs with, a result a hook
+   * supplied (`execute` does not run), or a thrown `ToolCallDeniedError` (after PostToolUse with
+   * `skipped: true`) when the call must not run.
    */
   async function before(
     scope: RunScope,
     input: unknown,
     options: ToolExecutionOptions<unknown>,
-  ): Promise<unknown> {
+  ): Promise<Before> {
     const { toolCallId } = options;
     const decided = beforeToolCall(
       scope.lifecycle,
@@ -164,7 +168,8 @@ export function wrapTool<T extends Tool>(core: HookwireCore, name: string, tool:
         : { permissions, cwd: core.session.cwd, validate: validateInput },
     );
     const decision = isPromiseLike(decided) ? await decided : decided;
-    if (decision.kind === 'run') return decision.args;
+    if (decision.kind === 'run') return { args: decision.args };
+    if (decision.kind === 'supply') return { args: decision.args, supplied: decision.result };
     let reason = decision.reason;
     if (decision.stop !== undefined) scope.stopReason ??= decision.stop;
     else {
@@ -205,7 +210,12 @@ export function wrapTool<T extends Tool>(core: HookwireCore, name: string, tool:
 
   async function run(input: unknown, options: ToolExecutionOptions<unknown>): Promise<unknown> {
     const scope = scopeFor(options);
-    const args = await before(scope, input, options);
+    const decided = await before(scope, input, options);
+    const args = decided.args;
+    if ('supplied' in decided) {
+      await afterTool(scope, options.toolCallId, args, decided.supplied, undefined);
+      return decided.supplied;
+    }
     let result: unknown;
     try {
       result = await invoke(args, options);
@@ -234,7 +244,14 @@ export function wrapTool<T extends Tool>(core: HookwireCore, name: string, tool:
     options: ToolExecutionOptions<unknown>,
   ): AsyncGenerator<unknown, void, undefined> {
     const scope = scopeFor(options);
-    const args = await before(scope, input, options);
+    const decided = await before(scope, input, options);
+    const args = decided.args;
+    if ('supplied' in decided) {
+      // A supplied result is the stream's one value: the tool's generator never starts.
+      yield decided.supplied;
+      await afterTool(scope, options.toolCallId, args, decided.supplied, undefined);
+      return;
+    }
     let last: unknown;
     try {
       for await (const value of invoke(args, options) as AsyncIterable<unknown>) {

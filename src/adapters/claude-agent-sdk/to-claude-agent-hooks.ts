@@ -156,6 +156,19 @@ export function toClaudeAgentHooks(hw: ClaudeBridgeSource): ClaudeAgentHooks {
             },
           };
         }
+        if (decision.kind === 'supply') {
+          // The SDK's PreToolUse answer cannot hand the model a result of its own: the call is
+          // refused, saying why, rather than run.
+          const reason = `a hook supplied the result of ${input.tool_name} instead of running it, which the Claude Agent SDK cannot deliver; the call was not run`;
+          report({ level: 'warning', text: reason, event: 'toolCall' });
+          return {
+            hookSpecificOutput: {
+              hookEventName: 'PreToolUse',
+              permissionDecision: 'deny',
+              permissionDecisionReason: reason,
+            },
+          };
+        }
         return decision.rewritten
           ? {
               hookSpecificOutput: {

@@ -355,6 +355,7 @@ export class HookStack implements AgentHook {
       }
       if (answer.kind === 'skip') return ToolCallAction.skip(answer.reason, event.args);
       if (answer.kind === 'stop') return ToolCallAction.stop(answer.reason, event.args);
+      if (answer.kind === 'result') return ToolCallAction.result(answer.result, event.args);
       if (answer.kind === 'rewrite')
         context.report({
           level: 'warning',
