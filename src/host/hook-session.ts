@@ -276,7 +276,9 @@ export async function openHookSession(options: HookSessionOptions): Promise<Hook
   const mods =
     options.mods === undefined || !wantsMods
       ? undefined
-      : await (await import('./mods/open-mods.ts'))
+      : await (
+          await import('./mods/open-mods.ts')
+        )
           .openMods({
             plugins: options.mods.plugins,
             settings: settings.mods,

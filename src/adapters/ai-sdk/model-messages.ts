@@ -58,7 +58,10 @@ export function withPromptContext(
     const parts =
       prompt === undefined
         ? given
-        : [{ type: 'text' as const, text: prompt }, ...given.filter((part) => part.type !== 'text')];
+        : [
+            { type: 'text' as const, text: prompt },
+            ...given.filter((part) => part.type !== 'text'),
+          ];
     copy[index] = {
       ...entry,
       content: [

@@ -230,7 +230,11 @@ export function readSettingsText(text: string, origin: SettingsTextOrigin): Sett
         ? {
             mods: {
               ...(isJsonObject(raw.pluginConfigs)
-                ? { pluginConfigs: raw.pluginConfigs as NonNullable<ModsSettingsFields['pluginConfigs']> }
+                ? {
+                    pluginConfigs: raw.pluginConfigs as NonNullable<
+                      ModsSettingsFields['pluginConfigs']
+                    >,
+                  }
                 : {}),
               ...(Array.isArray(raw.prependPlugins)
                 ? { prependPlugins: raw.prependPlugins as string[] }

@@ -180,27 +180,24 @@ export const settingsFileSchema = z
                 "true: a failure of one of the plugin's mod hooks (throw, timeout, wrong shape, wedged worker) denies what it guards, instead of Claude Code's skip. Default false.",
             }),
           })
-          .meta({ id: 'SettingsPluginConfig', description: "One Claude Code plugin's configuration." }),
+          .meta({
+            id: 'SettingsPluginConfig',
+            description: "One Claude Code plugin's configuration.",
+          }),
       )
       .optional()
       .meta({
         description:
-          'Claude Code plugins\' configuration, by plugin name ("<name>@inline" for a --plugin-dir plugin, as Claude Code spells it). Read from the managed, user and --settings files only; a later file\'s entry for a plugin replaces an earlier one\'s, and the managed one wins.',
+          "Claude Code plugins' configuration, by plugin name (\"<name>@inline\" for a --plugin-dir plugin, as Claude Code spells it). Read from the managed, user and --settings files only; a later file's entry for a plugin replaces an earlier one's, and the managed one wins.",
       }),
-    prependPlugins: z
-      .array(z.string().min(1))
-      .optional()
-      .meta({
-        description:
-          'Managed policy file only: Claude Code plugins (by name, or "<name>@inline") whose mods run outermost, before every other mod, in this order; only they may use next.to.',
-      }),
-    appendPlugins: z
-      .array(z.string().min(1))
-      .optional()
-      .meta({
-        description:
-          'Managed policy file only: Claude Code plugins whose mods run innermost, after the other mods, in this order; only they (and prependPlugins) may use next.to.',
-      }),
+    prependPlugins: z.array(z.string().min(1)).optional().meta({
+      description:
+        'Managed policy file only: Claude Code plugins (by name, or "<name>@inline") whose mods run outermost, before every other mod, in this order; only they may use next.to.',
+    }),
+    appendPlugins: z.array(z.string().min(1)).optional().meta({
+      description:
+        'Managed policy file only: Claude Code plugins whose mods run innermost, after the other mods, in this order; only they (and prependPlugins) may use next.to.',
+    }),
     maxStopContinuations: z.int().min(0).optional().meta({
       description:
         'How many times Stop (and SubagentStop) hooks may keep one turn going by blocking, like --max-stop-continuations (which wins); 0 lets no block continue a turn. The last layer that sets it wins.',

@@ -67,12 +67,19 @@ const text = (value: unknown): string => {
     for (const key of ['text', 'message', 'title'])
       if (typeof record[key] === 'string') return record[key];
   }
-  return JSON.stringify(value) ?? String(value);
+  return jsonText(value);
 };
+
+/** `JSON.stringify`, whose result is `undefined` for a value JSON has no text for. */
+export function jsonText(value: unknown): string {
+  const json: unknown = JSON.stringify(value);
+  return typeof json === 'string' ? json : 'undefined';
+}
 
 function stringArgument(args: readonly unknown[], at: number, what: string): string {
   const value = args[at];
-  if (typeof value !== 'string' || value === '') throw new Error(`${what} must be a non-empty string`);
+  if (typeof value !== 'string' || value === '')
+    throw new Error(`${what} must be a non-empty string`);
   return value;
 }
 
@@ -190,14 +197,22 @@ export function createCapabilityCore(options: CapabilityOptions): CapabilityCore
       case 'env.get':
         return env[stringArgument(args, 0, '$.env.get(name): name')];
       case 'fs.read': {
-        const path = await confined(mod, options.projectDir, stringArgument(args, 0, '$.fs.read(path): path'));
+        const path = await confined(
+          mod,
+          options.projectDir,
+          stringArgument(args, 0, '$.fs.read(path): path'),
+        );
         const info = await stat(path);
         if (info.size > FILE_LIMIT_BYTES)
           throw new Error(`$.fs.read: ${String(args[0])} is over the 4 MiB limit`);
         return readFile(path, 'utf8');
       }
       case 'fs.write': {
-        const path = await confined(mod, options.projectDir, stringArgument(args, 0, '$.fs.write(path, text): path'));
+        const path = await confined(
+          mod,
+          options.projectDir,
+          stringArgument(args, 0, '$.fs.write(path, text): path'),
+        );
         const body = typeof args[1] === 'string' ? args[1] : text(args[1]);
         if (Buffer.byteLength(body) > FILE_LIMIT_BYTES)
           throw new Error(`$.fs.write: the text for ${String(args[0])} is over the 4 MiB limit`);
@@ -206,7 +221,11 @@ export function createCapabilityCore(options: CapabilityOptions): CapabilityCore
         return undefined;
       }
       case 'fs.list': {
-        const path = await confined(mod, options.projectDir, typeof args[0] === 'string' ? args[0] : '.');
+        const path = await confined(
+          mod,
+          options.projectDir,
+          typeof args[0] === 'string' ? args[0] : '.',
+        );
         const entries = await readdir(path, { withFileTypes: true });
         return entries.map((entry) => ({
           name: entry.name,
@@ -214,29 +233,55 @@ export function createCapabilityCore(options: CapabilityOptions): CapabilityCore
         }));
       }
       case 'fs.exists': {
-        const path = await confined(mod, options.projectDir, stringArgument(args, 0, '$.fs.exists(path): path'));
+        const path = await confined(
+          mod,
+          options.projectDir,
+          stringArgument(args, 0, '$.fs.exists(path): path'),
+        );
         return stat(path).then(
           () => true,
           () => false,
         );
       }
       case 'fs.stat': {
-        const path = await confined(mod, options.projectDir, stringArgument(args, 0, '$.fs.stat(path): path'));
+        const path = await confined(
+          mod,
+          options.projectDir,
+          stringArgument(args, 0, '$.fs.stat(path): path'),
+        );
         const info = await stat(path);
-        return { kind: info.isDirectory() ? 'dir' : 'file', size: info.size, mtimeMs: info.mtimeMs };
+        return {
+          kind: info.isDirectory() ? 'dir' : 'file',
+          size: info.size,
+          mtimeMs: info.mtimeMs,
+        };
       }
       case 'process.run': {
         const argv = args[0];
-        if (!Array.isArray(argv) || argv.length === 0 || !argv.every((arg) => typeof arg === 'string'))
-          throw new Error('$.process.run(argv): argv must be a non-empty array of strings (no shell)');
-        const init = (typeof args[1] === 'object' && args[1] !== null ? args[1] : {}) as Record<string, unknown>;
+        if (
+          !Array.isArray(argv) ||
+          argv.length === 0 ||
+          !argv.every((arg) => typeof arg === 'string')
+        )
+          throw new Error(
+            '$.process.run(argv): argv must be a non-empty array of strings (no shell)',
+          );
+        const init = (typeof args[1] === 'object' && args[1] !== null ? args[1] : {}) as Record<
+          string,
+          unknown
+        >;
         const timeoutMs = Math.min(
           RUN_MAX_MS,
-          typeof init.timeoutMs === 'number' && init.timeoutMs > 0 ? init.timeoutMs : RUN_DEFAULT_MS,
+          typeof init.timeoutMs === 'number' && init.timeoutMs > 0
+            ? init.timeoutMs
+            : RUN_DEFAULT_MS,
         );
         const result = await options.runner.run({
-          command: execCommand(argv as string[]),
-          cwd: typeof init.cwd === 'string' ? resolve(options.projectDir, init.cwd) : options.projectDir,
+          command: execCommand(argv),
+          cwd:
+            typeof init.cwd === 'string'
+              ? resolve(options.projectDir, init.cwd)
+              : options.projectDir,
           input: typeof init.stdin === 'string' ? init.stdin : '',
           timeoutMs,
           signal: scope.context.signal,
@@ -247,12 +292,16 @@ export function createCapabilityCore(options: CapabilityOptions): CapabilityCore
         if (result.termination === 'timeout')
           throw new Error(`$.process.run: ${String(argv[0])} ran over ${String(timeoutMs)} ms`);
         if (result.termination !== 'exited')
-          throw new Error(`$.process.run: ${String(argv[0])} did not run (${result.spawnError ?? result.termination})`);
+          throw new Error(
+            `$.process.run: ${String(argv[0])} did not run (${result.spawnError ?? result.termination})`,
+          );
         return { exitCode: result.exitCode ?? 1, stdout: result.stdout, stderr: result.stderr };
       }
       case 'http.fetch': {
         const url = stringArgument(args, 0, '$.http.fetch(url): url');
-        const init = (typeof args[1] === 'object' && args[1] !== null ? args[1] : {}) as RequestInit;
+        const init = (
+          typeof args[1] === 'object' && args[1] !== null ? args[1] : {}
+        ) as RequestInit;
         const response = await fetch(url, { ...init, signal: scope.context.signal });
         const body = await response.text();
         return {

@@ -127,7 +127,7 @@ export class ModWorkerHost {
         }
         this.#onMessage(worker, message);
       });
-      worker.on('error', (error) => {
+      worker.on('error', (error: Error) => {
         if (!loaded) reject(error);
         this.#lost(worker, `the mod's worker failed: ${error.message}`);
       });

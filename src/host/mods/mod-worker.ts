@@ -133,10 +133,12 @@ function request(message: WorkerMessage & { readonly call: number }): Promise<un
 }
 
 function safeString(value: unknown): string {
+  if (typeof value === 'string') return value;
   try {
-    return typeof value === 'object' ? JSON.stringify(value) : String(value);
+    const json: unknown = JSON.stringify(value);
+    return typeof json === 'string' ? json : typeof value;
   } catch {
-    return String(value);
+    return 'a value that cannot be shown';
   }
 }
 

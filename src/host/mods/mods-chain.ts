@@ -269,7 +269,10 @@ export class ModsChain {
       }
     }
     if (firstNext !== undefined) {
-      this.#options.warn(`${where} failed after next (${failure.message}): its result stands`, scope);
+      this.#options.warn(
+        `${where} failed after next (${failure.message}): its result stands`,
+        scope,
+      );
       return firstNext;
     }
     this.#options.warn(`${where} failed (${failure.message}): skipped`, scope);

@@ -35,6 +35,7 @@ import {
   foreignToolName,
   hookwireToolInput,
 } from '../../hook-kinds/dialects/vocabulary.ts';
+import { jsonText } from './mod-capabilities.ts';
 import { ENGINE_ORIGIN, type DispatchScope, type ModsChain } from './mods-chain.ts';
 
 const isRecord = (value: unknown): value is Readonly<Record<string, unknown>> =>
@@ -53,7 +54,11 @@ interface PendingCall {
 }
 
 /** Claude Code's `e` of `tool.call`: `{ tool, tool_use_id, ...input }` in its names. */
-function claudeToolInput(toolName: string, toolCallId: string, args: unknown): Record<string, unknown> {
+function claudeToolInput(
+  toolName: string,
+  toolCallId: string,
+  args: unknown,
+): Record<string, unknown> {
   const input = foreignToolInput('claude', toolName, args);
   return {
     ...(isRecord(input) ? input : {}),
@@ -72,8 +77,7 @@ function hookwireArgs(toolName: string, e: unknown, context: HookContext): unkno
   return translated.input;
 }
 
-const textOf = (value: unknown): string =>
-  typeof value === 'string' ? value : (JSON.stringify(value) ?? String(value));
+const textOf = (value: unknown): string => (typeof value === 'string' ? value : jsonText(value));
 
 const contextOf = (answer: unknown): string | undefined => {
   if (!isRecord(answer)) return undefined;
@@ -96,6 +100,8 @@ export interface ModsHooks {
 
 export function createModsHooks(chain: ModsChain): ModsHooks {
   const pending = new Map<string, PendingCall>();
+  /** The `context` of a `{ result, context }` answer, given to the model with that result. */
+  const suppliedContext = new Map<string, string | undefined>();
   const scopeOf = (context: HookContext): DispatchScope => ({ context });
   const raise = (
     event: string,
@@ -103,7 +109,13 @@ export function createModsHooks(chain: ModsChain): ModsHooks {
     context: HookContext,
     core: (e: unknown) => unknown,
   ): Promise<unknown> =>
-    chain.dispatch(event, e, ENGINE_ORIGIN, async (input) => core(input), scopeOf(context));
+    chain.dispatch(
+      event,
+      e,
+      ENGINE_ORIGIN,
+      (input) => Promise.resolve(core(input)),
+      scopeOf(context),
+    );
 
   // A call still waiting in core will not run now (the run stopped, the session ends).
   const release = (): void => {
@@ -174,7 +186,12 @@ export function createModsHooks(chain: ModsChain): ModsHooks {
           const args = hookwireArgs(event.toolName, rewritten, context);
           call.reachedCore = true;
           if (typeof classic.ask === 'string')
-            decide(ToolCallAction.ask(classic.ask, { by: 'mod (classic.PreToolUse)', reason: classic.ask }));
+            decide(
+              ToolCallAction.ask(classic.ask, {
+                by: 'mod (classic.PreToolUse)',
+                reason: classic.ask,
+              }),
+            );
           else
             decide(
               JSON.stringify(args) === JSON.stringify(event.args)
@@ -193,14 +210,19 @@ export function createModsHooks(chain: ModsChain): ModsHooks {
             decide(ToolCallAction.skip(answer.deny));
             return;
           }
-          // `{ result }` without `next`: the model is to see a result the tool never made.
-          // hookwire's catalogue has no supplied-result action yet (ToolCallAction.result).
-          context.report({
-            level: 'warning',
-            text: `a mod answered tool.call for ${event.toolName} with a result of its own, which this build cannot give the model yet; the call is refused instead`,
-            event: 'toolCall',
-          });
-          decide(ToolCallAction.skip(`a mod answered for ${String(e.tool)}: ${textOf(isRecord(answer) ? (answer.text ?? answer.result) : answer)}`));
+          // `{ result }` without `next`: the tool does not run; the model sees that result
+          // (PostToolUse fires for it, and so does this chain's inner member, with no one waiting).
+          if (isRecord(answer) && 'result' in answer) {
+            const supplied = typeof answer.text === 'string' ? answer.text : answer.result;
+            suppliedContext.set(event.toolCallId, contextOf(answer));
+            decide(ToolCallAction.result(supplied));
+            return;
+          }
+          decide(
+            ToolCallAction.skip(
+              `a mod answered tool.call for ${String(e.tool)} with neither { deny } nor { result }`,
+            ),
+          );
         },
         (error: unknown) => {
           decide(
@@ -244,7 +266,12 @@ export function createModsHooks(chain: ModsChain): ModsHooks {
     async onSessionStart(context, event) {
       await raise('session.start', { source: event.source }, context, async () => {
         if (chain.observes('classic.SessionStart'))
-          await raise('classic.SessionStart', { hook_event_name: 'SessionStart', source: event.source }, context, () => ({}));
+          await raise(
+            'classic.SessionStart',
+            { hook_event_name: 'SessionStart', source: event.source },
+            context,
+            () => ({}),
+          );
         return {};
       });
       return ContextAction.continue();
@@ -257,7 +284,12 @@ export function createModsHooks(chain: ModsChain): ModsHooks {
       }
       await raise('session.end', { reason: event.reason }, context, async () => {
         if (chain.observes('classic.SessionEnd'))
-          await raise('classic.SessionEnd', { hook_event_name: 'SessionEnd', reason: event.reason }, context, () => ({}));
+          await raise(
+            'classic.SessionEnd',
+            { hook_event_name: 'SessionEnd', reason: event.reason },
+            context,
+            () => ({}),
+          );
         return {};
       });
       release();
@@ -273,7 +305,12 @@ export function createModsHooks(chain: ModsChain): ModsHooks {
           if (chain.observes('classic.Stop'))
             await raise(
               'classic.Stop',
-              { hook_event_name: 'Stop', stop_hook_active: event.stopHookActive, prompt: event.prompt, prompt_response: event.promptResponse },
+              {
+                hook_event_name: 'Stop',
+                stop_hook_active: event.stopHookActive,
+                prompt: event.prompt,
+                prompt_response: event.promptResponse,
+              },
               context,
               () => ({}),
             );
@@ -345,7 +382,12 @@ export function createModsHooks(chain: ModsChain): ModsHooks {
         ? { deny: event.raw.error ?? textOf(event.presentation) }
         : { ref: event.toolCallId, result: event.presentation, text: textOf(event.presentation) };
       const settled = await settle(context, event.toolCallId, core);
-      if (settled === undefined) return ToolResultAction.keep();
+      if (settled === undefined) {
+        // A result a mod supplied: its `context` goes with it.
+        const supplied = suppliedContext.get(event.toolCallId);
+        suppliedContext.delete(event.toolCallId);
+        return ToolResultAction.keep(supplied);
+      }
       const { answer } = settled;
       const added = contextOf(answer);
       if (!isRecord(answer)) return ToolResultAction.keep(added);

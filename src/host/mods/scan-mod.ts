@@ -79,7 +79,9 @@ export async function scanMod(root: string, modules: readonly string[]): Promise
     const shown = relative(root, file);
     const suffix = extname(file);
     if (suffix === '.tsx' || suffix === '.jsx') {
-      problems.push(`${shown}: JSX modules (.tsx, .jsx) are not loaded by hookwire (UI mods are not served)`);
+      problems.push(
+        `${shown}: JSX modules (.tsx, .jsx) are not loaded by hookwire (UI mods are not served)`,
+      );
       continue;
     }
     if (!LOADABLE.has(suffix)) {
@@ -90,7 +92,9 @@ export async function scanMod(root: string, modules: readonly string[]): Promise
     try {
       source = await readFile(file, 'utf8');
     } catch (error) {
-      problems.push(`${shown}: cannot be read (${error instanceof Error ? error.message : String(error)})`);
+      problems.push(
+        `${shown}: cannot be read (${error instanceof Error ? error.message : String(error)})`,
+      );
       continue;
     }
     for (const match of source.matchAll(ON_CALL))
