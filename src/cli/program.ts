@@ -43,8 +43,12 @@ function addSettingsOptions(command: Command): Command {
   return command
     .option('--settings <file>', SETTINGS_HELP, collectRepeated)
     .option('--cwd <dir>', CWD_HELP)
-    .option('--no-dialects', NO_DIALECTS_HELP);
+    .option('--no-dialects', NO_DIALECTS_HELP)
+    .option('--plugin-dir <dir>', PLUGIN_DIR_HELP, collectRepeated);
 }
+
+const PLUGIN_DIR_HELP =
+  'a Claude Code plugin directory to load (its hooks/hooks.json, agents/, .mcp.json; repeatable); one inside the project runs once trusted';
 
 const NO_DIALECTS_HELP =
   "do not read the other tools' settings files (.claude/settings*.json, .gemini/settings.json, .codex/hooks.json, ~/.kimi-code/config.toml)";
@@ -72,6 +76,7 @@ function addRun(program: Command): void {
     .option('--cwd <dir>', CWD_HELP)
     .option('--trust-project', TRUST_PROJECT_HELP)
     .option('--no-dialects', NO_DIALECTS_HELP)
+    .option('--plugin-dir <dir>', PLUGIN_DIR_HELP, collectRepeated)
     .option(
       '--mods-partial',
       'load the Claude Code mods hookwire can serve and leave out (with a warning each) those that need an event or capability it lacks, instead of refusing to start',
@@ -240,6 +245,7 @@ function addHooks(program: Command): void {
     .option('--cwd <dir>', CWD_HELP)
     .option('--settings <file>', SETTINGS_HELP, collectRepeated)
     .option('--no-dialects', NO_DIALECTS_HELP)
+    .option('--plugin-dir <dir>', PLUGIN_DIR_HELP, collectRepeated)
     .option('--yes', 'trust without asking (for scripts)')
     .addHelpText(
       'after',
@@ -336,6 +342,7 @@ function addDoctor(program: Command): void {
     )
     .option('--trust-project', TRUST_PROJECT_HELP)
     .option('--no-dialects', 'list only AGENTS.md files, as hookwire run --no-dialects reads them')
+    .option('--plugin-dir <dir>', PLUGIN_DIR_HELP, collectRepeated)
     .action(
       action(async (options: DoctorOptions) => {
         const { doctorCommand } = await import('./commands/doctor.ts');

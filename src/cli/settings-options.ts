@@ -21,6 +21,8 @@ export interface SettingsCommandOptions {
   readonly trustProject?: boolean;
   /** `--no-dialects` sets false: read none of the other tools' settings files. */
   readonly dialects?: boolean;
+  /** `--plugin-dir DIR`, repeatable: Claude Code plugin directories to load. */
+  readonly pluginDir?: readonly string[];
 }
 
 /** The project directory of a command: `--cwd` resolved, else the working directory. */
@@ -84,6 +86,7 @@ export async function loadCommandSettings(
     settingsFiles: options.settings ?? [],
     trust: await commandTrust(options, trustAll),
     ...(options.dialects === false ? { dialects: false } : {}),
+    ...(options.pluginDir === undefined ? {} : { pluginDirs: options.pluginDir }),
   });
 }
 
@@ -103,6 +106,7 @@ export async function openCommandHookSession(
     settingsFiles: options.settings ?? [],
     trust: await commandTrust(options),
     ...(options.dialects === false ? { dialects: false } : {}),
+    ...(options.pluginDir === undefined ? {} : { pluginDirs: options.pluginDir }),
   });
 }
 
@@ -136,7 +140,9 @@ export function untrustedNotice(
   const systemPrompt = settings.ignoredSettings.length - entries;
   const servers = settings.ignoredMcpServers.length;
   const instructions = instructionFiles.filter((file) => !file.trusted);
+  const plugins = settings.untrustedPlugins;
   if (
+    plugins.length === 0 &&
     hooks === 0 &&
     entries === 0 &&
     systemPrompt === 0 &&
@@ -151,6 +157,10 @@ export function untrustedNotice(
   if (instructions.length > 0)
     parts.push(
       `the project's instruction file${instructions.length === 1 ? '' : 's'} ${instructions.map((file) => file.label).join(', ')} (not sent to the model)`,
+    );
+  if (plugins.length > 0)
+    parts.push(
+      `${plugins.length === 1 ? 'the plugin' : 'the plugins'} ${plugins.map(({ plugin }) => plugin.name).join(', ')}`,
     );
   if (servers > 0)
     parts.push(

@@ -14,6 +14,7 @@ import type { HookEventName, HookOutput, RegisteredEventName } from '../events/i
 import type { AgentHook } from '../hooks/agent-hook.ts';
 import type { CommandResult, CommandRunner } from '../supervision/index.ts';
 import type { SettingsLayer } from './settings/settings-layer.ts';
+import type { PluginDirectory } from './plugins/plugin-directory.ts';
 import type { DialectName } from './dialects/vocabulary.ts';
 
 /**
@@ -162,6 +163,11 @@ export interface HookKindHost {
   readonly promptModel?: () => Promise<LanguageModel>;
   /** Resolves a prompt hook's `model` of the form `PROVIDER:MODEL` (the CLI's model specs). */
   readonly resolveModel?: (spec: string) => Promise<LanguageModel>;
+  /**
+   * The session's trusted plugin directories (`hook-kinds/plugins/plugin-directory.ts`), for kinds
+   * that load what plugins bring (mods). Default: none.
+   */
+  readonly plugins?: readonly PluginDirectory[];
 }
 
 /** One kind's resources in one hook session (see `HookKind.open`). */

@@ -151,3 +151,36 @@ describe('openHookSession', () => {
     });
   });
 });
+
+describe('openHookSession plugins', () => {
+  it("gives the session (and its hook kinds' host) the plugin directories of --plugin-dir and the plugins setting", async () => {
+    const flagged = join(root, 'flagged');
+    await write(join(flagged, '.claude-plugin', 'plugin.json'), { name: 'flagged' });
+    const named = join(root, 'named');
+    await write(join(named, '.claude-plugin', 'plugin.json'), { name: 'named' });
+    await write(join(env.HOOKWIRE_HOME, '.hookwire', 'settings.json'), { plugins: [named] });
+    const session = await openHookSession({ projectDir, env, pluginDirs: [flagged] });
+    try {
+      expect(session.plugins.map((plugin) => [plugin.name, plugin.origin, plugin.inline])).toEqual([
+        ['flagged', 'flag', true],
+        ['named', 'setting', false],
+      ]);
+      expect(session.settings.plugins).toBe(session.plugins);
+    } finally {
+      await session.close();
+    }
+  });
+
+  it('refuses to open with an invalid plugin manifest, before anything starts', async () => {
+    const broken = join(root, 'broken');
+    await write(join(broken, '.claude-plugin', 'plugin.json'), { name: 'has space' });
+    const error = await openHookSession({ projectDir, env, pluginDirs: [broken] }).catch(
+      (caught: unknown) => caught,
+    );
+    expect(error).toBeInstanceOf(SettingsError);
+    expect((error as SettingsError).issues[0]).toMatchObject({
+      file: join(broken, '.claude-plugin', 'plugin.json'),
+      path: 'name',
+    });
+  });
+});

@@ -26,13 +26,13 @@ import type { CommandRunner, CommandRunnerOptions } from '../supervision/index.t
 import { deferredRunner } from '../supervision/deferred-runner.ts';
 import { loadSettings } from '../hook-kinds/settings/load-settings.ts';
 import type { McpConnections, StartMcpServersOptions } from '../mcp/mcp-connections.ts';
+import type { PluginDirectory } from '../hook-kinds/plugins/plugin-directory.ts';
 import {
   openClaudeEnvFile,
   wantsClaudeEnvFile,
 } from '../hook-kinds/dialects/claude/claude-env-file.ts';
 import type { EffectiveSettings, HookTrust } from '../hook-kinds/settings/effective-settings.ts';
 import type { SettingsEnvironment } from '../hook-kinds/settings/settings-layer.ts';
-import type { ModPlugin } from './mods/load-mods.ts';
 import type { OpenedMods } from './mods/open-mods.ts';
 import {
   projectKey,
@@ -108,6 +108,12 @@ export interface HookSettingsOptions {
    * false (`--no-dialects`) reads none.
    */
   readonly dialects?: boolean;
+  /**
+   * Claude Code plugin directories (`--plugin-dir`, repeatable), loaded before the `plugins`
+   * setting and the installed plugins (`src/hook-kinds/plugins/`); relative paths resolve against
+   * `settingsBaseDir`. Each must exist.
+   */
+  readonly pluginDirs?: readonly string[];
 }
 
 /**
@@ -122,6 +128,9 @@ export function loadHookSettings(options: HookSettingsOptions): Promise<Effectiv
     ...(options.env === undefined ? {} : { env: options.env }),
     ...(options.trust === undefined ? {} : { trust: options.trust }),
     ...(options.dialects === undefined ? {} : { dialects: options.dialects }),
+    ...(options.pluginDirs === undefined
+      ? {}
+      : { pluginDirs: options.pluginDirs, pluginBaseDir: baseDir }),
   });
 }
 
@@ -161,12 +170,13 @@ export interface HookSessionOptions extends HookSettingsOptions {
    */
   readonly mcp?: boolean | Omit<StartMcpServersOptions, 'projectDir'>;
   /**
-   * Claude Code plugin directories whose mods (`hooks/hooks.json` `modules`) run in this session
-   * (see `src/host/mods/`). A mod that needs an event or a capability hookwire does not provide is
-   * refused, and `openHookSession` throws `ModsRefusedError` naming each one, unless `partial`
-   * (`--mods-partial`) leaves it out with a warning (`HookSession.modWarnings`). Default: none.
+   * The mods of the session's plugins (`hooks/hooks.json` `modules`; see `src/host/mods/`) run in
+   * its stack. A mod that needs an event or a capability hookwire does not provide is refused,
+   * and `openHookSession` throws `ModsRefusedError` naming each one; `modsPartial`
+   * (`--mods-partial`) leaves such mods out instead, with a warning each
+   * (`HookSession.modWarnings`). Default false.
    */
-  readonly mods?: { readonly plugins: readonly ModPlugin[]; readonly partial?: boolean };
+  readonly modsPartial?: boolean;
 }
 
 /** What `openHookSession` opened: the stack to fire through and what keeps it running. */
@@ -175,6 +185,12 @@ export interface HookSession {
   readonly projectDir: string;
   /** The merged settings every layer and extra file contributed. */
   readonly settings: EffectiveSettings;
+  /**
+   * The session's plugin directories (`settings.plugins`: `--plugin-dir`, the `plugins` setting,
+   * the installed plugins `enabledPlugins` turns on), trusted ones only, in load order. The hook
+   * kinds get the same list (`HookKindHost.plugins`).
+   */
+  readonly plugins: readonly PluginDirectory[];
   /** The command runner the settings' hooks (and the shell tool, if the caller wants) spawn through. */
   readonly runner: CommandRunner;
   /** The settings' command hooks, one per group, in merge order. */
@@ -219,8 +235,7 @@ export async function openHookSession(options: HookSessionOptions): Promise<Hook
   const settings = await loadHookSettings(options);
 
   const disposers: (() => unknown)[] = [];
-  const wantsMods = (options.mods?.plugins.length ?? 0) > 0;
-  const hooked = hasHooks(settings) || wantsMods;
+  const hooked = hasHooks(settings) || settings.plugins.length > 0;
   // The helper starts with the session only when the settings have hooks, whose first run must
   // not wait for it; otherwise on first use (a shell tool call), so a session that spawns nothing
   // starts nothing, and does not even load the spawn machinery.
@@ -241,6 +256,7 @@ export async function openHookSession(options: HookSessionOptions): Promise<Hook
           settings,
           {
             projectDir,
+            plugins: settings.plugins,
             ...(options.promptModel === undefined ? {} : { promptModel: options.promptModel }),
             ...(options.resolveModel === undefined ? {} : { resolveModel: options.resolveModel }),
           },
@@ -274,15 +290,15 @@ export async function openHookSession(options: HookSessionOptions): Promise<Hook
   };
   // Claude Code mods load (and a refusal throws) before anything else starts.
   const mods =
-    options.mods === undefined || !wantsMods
+    settings.plugins.length === 0
       ? undefined
       : await (
           await import('./mods/open-mods.ts')
         )
           .openMods({
-            plugins: options.mods.plugins,
+            plugins: settings.plugins,
             settings: settings.mods,
-            ...(options.mods.partial === undefined ? {} : { partial: options.mods.partial }),
+            ...(options.modsPartial === undefined ? {} : { partial: options.modsPartial }),
             projectDir,
             runner,
             ...(options.env === undefined ? {} : { env: options.env }),
@@ -338,6 +354,7 @@ export async function openHookSession(options: HookSessionOptions): Promise<Hook
   return {
     projectDir,
     settings,
+    plugins: settings.plugins,
     runner,
     commandHooks,
     stack,

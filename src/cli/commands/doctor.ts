@@ -6,7 +6,51 @@ import {
   readInstructionFiles,
   type InstructionFile,
 } from '../project-instructions.ts';
-import { commandTrust, projectDirOf, type SettingsCommandOptions } from '../settings-options.ts';
+import {
+  commandTrust,
+  loadCommandSettings,
+  projectDirOf,
+  type SettingsCommandOptions,
+} from '../settings-options.ts';
+
+/** A plugin directory as the report lists it. */
+interface PluginReport {
+  readonly name: string;
+  readonly root: string;
+  readonly origin: string;
+  /** `loaded`, or `not loaded: …` (not trusted). */
+  readonly state: string;
+}
+
+/**
+ * The plugin directories `hookwire run` would load with the same options (`--plugin-dir`, the
+ * `plugins` setting, installed plugins `enabledPlugins` turns on), or the reason they cannot be.
+ */
+async function pluginReport(
+  options: DoctorOptions,
+): Promise<{ plugins: PluginReport[]; error?: string }> {
+  try {
+    const settings = await loadCommandSettings(options);
+    return {
+      plugins: [
+        ...settings.plugins.map((plugin) => ({
+          name: plugin.name,
+          root: plugin.root,
+          origin: plugin.origin,
+          state: 'loaded',
+        })),
+        ...settings.untrustedPlugins.map(({ plugin, reason }) => ({
+          name: plugin.name,
+          root: plugin.root,
+          origin: plugin.origin,
+          state: `not loaded: not trusted (${reason}; hookwire hooks trust)`,
+        })),
+      ],
+    };
+  } catch (error) {
+    return { plugins: [], error: error instanceof Error ? error.message : String(error) };
+  }
+}
 
 /** Options of `hookwire doctor`. */
 export interface DoctorOptions extends SettingsCommandOptions {
@@ -55,12 +99,15 @@ export async function doctorCommand(options: DoctorOptions): Promise<number> {
     bytes: file.bytes,
     state: stateOf(file),
   }));
+  const plugins = await pluginReport(options);
   const report = {
     hookwire: packageVersion(),
     node: process.version,
     platform: `${process.platform}-${process.arch}`,
     containment,
     instructions,
+    plugins: plugins.plugins,
+    ...(plugins.error === undefined ? {} : { pluginsError: plugins.error }),
   };
   if (options.json === true) {
     writeStdout(JSON.stringify(report, null, 2) + '\n');
@@ -76,6 +123,14 @@ export async function doctorCommand(options: DoctorOptions): Promise<number> {
       : 'instructions (added to the system prompt of hookwire run):',
     ...instructions.map(
       (file) => `  - ${file.path} (${file.scope}, ${file.bytes} bytes): ${file.state}`,
+    ),
+    plugins.error !== undefined
+      ? `plugins: cannot be loaded:\n${plugins.error}`
+      : plugins.plugins.length === 0
+        ? 'plugins: none (--plugin-dir, the plugins setting, or enabledPlugins of installed Claude Code plugins)'
+        : 'plugins:',
+    ...plugins.plugins.map(
+      (plugin) => `  - ${plugin.name} (${plugin.origin}, ${plugin.root}): ${plugin.state}`,
     ),
   ];
   writeStdout(lines.join('\n') + '\n');

@@ -87,6 +87,26 @@ async function untrustedCandidates(
       line: `  mcp      ${v(shown(project, server.file))} at ${v(server.path)}\n           ${config.type}: ${v(target)}`,
     });
   }
+  for (const untrusted of settings.untrustedPlugins) {
+    // A plugin too large to fingerprint cannot be trusted: it is said, not offered.
+    if (untrusted.fingerprint === '') {
+      process.stderr.write(
+        `hookwire: plugin "${v(untrusted.plugin.name)}" cannot be trusted: ${v(untrusted.reason)}\n`,
+      );
+      continue;
+    }
+    candidates.push({
+      fingerprint: untrusted.fingerprint,
+      entry: {
+        event: '(plugin)',
+        matcher: untrusted.plugin.name,
+        summary: untrusted.plugin.root,
+        file: untrusted.file,
+        trustedAt: now,
+      },
+      line: `  plugin   ${v(untrusted.plugin.name)} at ${v(shown(project, untrusted.plugin.root))} (${v(untrusted.plugin.origin)}: ${v(untrusted.file)})\n           trusted as a whole, by the SHA-256 of its directory's content: its hooks, agents and MCP servers`,
+    });
+  }
   const instructionFiles = await readInstructionFiles({
     projectDir: projectDirOf(options),
     env: process.env,

@@ -117,4 +117,9 @@ export interface Dialect {
    * `SessionStart`), whose exports apply to later shell commands.
    */
   readonly envFile?: { readonly variable: string; readonly event: HookEventName };
+  /**
+   * Its settings files' `enabledPlugins` (`{"NAME@MARKETPLACE": true}`) turn on the plugins
+   * Claude Code installed (`hook-kinds/plugins/`): Claude Code's, and tools that share its files.
+   */
+  readonly enablesPlugins?: boolean;
 }

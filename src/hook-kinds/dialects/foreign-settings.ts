@@ -107,8 +107,16 @@ export function readForeignSettings(text: string, origin: ForeignOrigin): Foreig
   }
   // A dialect's MCP servers (Gemini CLI's) load whatever its hooks settings say.
   const mcpServers = dialect.mcpServers?.(raw, origin, warnings, readMcpServers) ?? [];
+  // Claude Code's `enabledPlugins` turns on the plugins it installed (`hook-kinds/plugins/`).
+  const enabledPlugins =
+    dialect.enablesPlugins === true ? readEnabledPlugins(raw, origin, warnings) : undefined;
   const result = (groups: HookGroupConfig[]): ForeignSettingsResult => ({
-    parsed: { ...emptyResult(origin, []).parsed, groups, mcpServers },
+    parsed: {
+      ...emptyResult(origin, []).parsed,
+      groups,
+      mcpServers,
+      ...(enabledPlugins === undefined ? {} : { enabledPlugins }),
+    },
     warnings,
   });
   if (raw['disableAllHooks'] === true) return result([]);
@@ -122,6 +130,29 @@ export function readForeignSettings(text: string, origin: ForeignOrigin): Foreig
     reader.readHooks(raw['hooks']);
   }
   return result(reader.groups);
+}
+
+/** Claude Code's `enabledPlugins`: `{"NAME@MARKETPLACE": true|false}`; other values are skipped. */
+function readEnabledPlugins(
+  raw: Readonly<Record<string, unknown>>,
+  origin: ForeignOrigin,
+  warnings: string[],
+): Record<string, boolean> | undefined {
+  const value = raw['enabledPlugins'];
+  if (value === undefined) return undefined;
+  if (!isJsonObject(value)) {
+    warnings.push(`${origin.file} at enabledPlugins: is not an object: ignored`);
+    return undefined;
+  }
+  const enabled: Record<string, boolean> = {};
+  for (const [key, on] of Object.entries(value)) {
+    if (typeof on === 'boolean') enabled[key] = on;
+    else
+      warnings.push(
+        `${origin.file} at ${formatJsonPath(['enabledPlugins', key])}: is not true or false: ignored`,
+      );
+  }
+  return enabled;
 }
 
 function isPositiveNumber(value: unknown): value is number {

@@ -14,6 +14,7 @@ import type { LocatedRule, LocatedValue, SettingLocation } from './policy-settin
 import type { PermissionMode } from '../../hooks/permissions/index.ts';
 import type { DialectName } from '../dialects/vocabulary.ts';
 import type { McpServerEntry } from './mcp-servers.ts';
+import type { PluginDirectory } from '../plugins/plugin-directory.ts';
 
 /**
  * The permission settings of every layer. Rules of all layers add up (`deny` beats `ask` beats
@@ -161,6 +162,14 @@ export interface EffectiveSettings {
   readonly ignoredMcpServers: readonly McpServerEntry[];
   readonly files: readonly SettingsFileStatus[];
   /**
+   * The plugin directories to load (`--plugin-dir`, the `plugins` setting, the installed plugins
+   * `enabledPlugins` turns on; see `hook-kinds/plugins/plugin-directory.ts`), trusted ones only:
+   * a plugin inside the project, or named or enabled by a file inside it, runs once trusted.
+   */
+  readonly plugins: readonly PluginDirectory[];
+  /** Plugins left out as not trusted, with the fingerprint `hooks trust` records for each. */
+  readonly untrustedPlugins: readonly UntrustedPlugin[];
+  /**
    * What could not be honoured in the other tools' files (a hook skipped, a field ignored, a
    * file that exists and is not read), one line each: `run` and `hooks fire` print them on
    * stderr, `hooks validate` lists them.
@@ -192,6 +201,16 @@ function modsOf(parsedFiles: readonly ParsedSettingsFile[]): EffectiveModsSettin
     prependPlugins: managed.flatMap((parsed) => parsed.mods?.prependPlugins ?? []),
     appendPlugins: managed.flatMap((parsed) => parsed.mods?.appendPlugins ?? []),
   };
+}
+
+/** A plugin left out as not trusted: `fingerprint` is what `hookwire hooks trust` records. */
+export interface UntrustedPlugin {
+  readonly plugin: PluginDirectory;
+  /** The file (or `--plugin-dir DIR`) that named or enabled it. */
+  readonly file: string;
+  readonly fingerprint: string;
+  /** Why it needs trust, and whether it changed since it was trusted. */
+  readonly reason: string;
 }
 
 const noGroups: readonly HookGroupConfig[] = [];
@@ -406,6 +425,8 @@ export function mergeSettingsFiles(
     untrustedHooks,
     trustAll: trust?.trustAll ?? false,
     warnings: [],
+    plugins: [],
+    untrustedPlugins: [],
     files: parsedFiles.map((parsed) => ({
       layer: parsed.layer,
       file: parsed.file,

@@ -6,7 +6,9 @@ import {
   type EffectiveSettings,
   type HookTrust,
   type SettingsFileStatus,
+  type UntrustedPlugin,
 } from './effective-settings.ts';
+import type { PluginDirectory, PluginEnablement } from '../plugins/plugin-directory.ts';
 import type { ParsedSettingsFile } from './parse-settings-text.ts';
 import { SettingsError } from './settings-error.ts';
 import { SETTINGS_LIMITS, settingsTooLargeIssue } from './settings-limits.ts';
@@ -99,6 +101,10 @@ export interface LoadSettingsOptions extends SettingsDiscoveryOptions {
    * runs, as a library caller that vouches for its project expects; the CLI always passes it.
    */
   readonly trust?: HookTrust;
+  /** `--plugin-dir` directories, in order (see `hook-kinds/plugins/plugin-directory.ts`). */
+  readonly pluginDirs?: readonly string[];
+  /** Where relative `pluginDirs` resolve. Default: the working directory. */
+  readonly pluginBaseDir?: string;
 }
 
 /**
@@ -200,8 +206,12 @@ export async function loadSettings(options: LoadSettingsOptions): Promise<Effect
   const ordered = dialects.ordered;
   const warnings = dialects.warnings;
   const trust = options.trust;
-  if (trust === undefined) return { ...mergeSettingsFiles(ordered), files, warnings };
   const projectReal = await realPathOf(options.projectDir);
+  const plugins = await loadPlugins(ordered, options, projectReal);
+  for (const warning of plugins.warnings) warnings.push(warning);
+  const pluginFields = { plugins: plugins.trusted, untrustedPlugins: plugins.untrusted };
+  if (trust === undefined)
+    return { ...mergeSettingsFiles(ordered), files, warnings, ...pluginFields };
   const needing = await Promise.all(ordered.map((parsed) => fileNeedsTrust(parsed)));
   const filesNeedingTrust = new Set(
     ordered.filter((_, index) => needing[index] === true).map((parsed) => parsed.file),
@@ -211,7 +221,84 @@ export async function loadSettings(options: LoadSettingsOptions): Promise<Effect
     ...mergeSettingsFiles(withFiles, { trust: { ...trust, filesNeedingTrust } }),
     files,
     warnings,
+    ...pluginFields,
   };
+}
+
+/**
+ * The plugin directories of `--plugin-dir`, the `plugins` settings and the installed plugins
+ * `enabledPlugins` turns on (the last file that sets a key decides), split by trust: a plugin
+ * whose directory lies inside the project, or that a file inside the project named or enabled,
+ * needs the trust record to hold its content's fingerprint (`hookwire hooks trust`). Nothing is
+ * read when nothing names a plugin.
+ */
+async function loadPlugins(
+  ordered: readonly ParsedSettingsFile[],
+  options: LoadSettingsOptions,
+  projectReal: string,
+): Promise<{
+  trusted: PluginDirectory[];
+  untrusted: UntrustedPlugin[];
+  warnings: readonly string[];
+}> {
+  const settings = ordered.flatMap((parsed) => parsed.plugins ?? []);
+  const enabledPlugins = new Map<string, PluginEnablement>();
+  for (const parsed of ordered)
+    for (const [key, enabled] of Object.entries(parsed.enabledPlugins ?? {}))
+      enabledPlugins.set(key, { enabled, file: parsed.file, layer: parsed.layer });
+  const pluginDirs = options.pluginDirs ?? [];
+  if (
+    pluginDirs.length === 0 &&
+    settings.length === 0 &&
+    ![...enabledPlugins.values()].some((value) => value.enabled)
+  )
+    return { trusted: [], untrusted: [], warnings: [] };
+  const { discoverPlugins } = await import('../plugins/plugin-directory.ts');
+  const found = await discoverPlugins({
+    projectDir: options.projectDir,
+    pluginDirs,
+    ...(options.pluginBaseDir === undefined ? {} : { baseDir: options.pluginBaseDir }),
+    settings,
+    enabledPlugins,
+    ...(options.env === undefined ? {} : { env: options.env }),
+  });
+  const trust = options.trust;
+  const trusted: PluginDirectory[] = [];
+  const untrusted: UntrustedPlugin[] = [];
+  for (const plugin of found.plugins) {
+    const inProject = isInsideDirectory(plugin.plugin.root, projectReal);
+    const fromProject = plugin.layer === 'project' || plugin.layer === 'local';
+    if (trust === undefined || trust.trustAll || (!inProject && !fromProject)) {
+      trusted.push(plugin.plugin);
+      continue;
+    }
+    const { pluginContentHash, pluginFingerprint } =
+      await import('../plugins/plugin-fingerprint.ts');
+    const hash = await pluginContentHash(plugin.plugin.root).catch((error: unknown) =>
+      error instanceof Error ? error : new Error(String(error)),
+    );
+    if (hash instanceof Error) {
+      untrusted.push({
+        plugin: plugin.plugin,
+        file: plugin.file,
+        fingerprint: '',
+        reason: hash.message,
+      });
+      continue;
+    }
+    const fingerprint = pluginFingerprint(plugin.plugin.name, hash);
+    if (trust.trusted.has(fingerprint)) trusted.push(plugin.plugin);
+    else
+      untrusted.push({
+        plugin: plugin.plugin,
+        file: plugin.file,
+        fingerprint,
+        reason: inProject
+          ? 'a plugin inside the project runs once trusted, and again after any change'
+          : `named by ${plugin.file}, a file inside the project: it runs once trusted, and again after any change`,
+      });
+  }
+  return { trusted, untrusted, warnings: found.warnings };
 }
 
 /**

@@ -13,6 +13,7 @@ import { isTimeoutPath, schemaIssues, valueAt } from './schema-issues.ts';
 import { SettingsError } from './settings-error.ts';
 import { formatJsonPath, type SettingsIssue } from './settings-issue.ts';
 import type { SettingsLayer } from './settings-layer.ts';
+import type { PluginSetting } from '../plugins/plugin-directory.ts';
 import { agentTypeSchema, settingsFileSchema } from './settings-schema.ts';
 import {
   BUILTIN_TOOL_ARGUMENTS,
@@ -55,6 +56,10 @@ export interface ParsedSettingsFile {
   readonly groups: readonly HookGroupConfig[];
   /** The `agents` of the file, in document order. */
   readonly agents: readonly AgentTypeSetting[];
+  /** `plugins` as written: plugin directories (`hook-kinds/plugins/`), in document order. */
+  readonly plugins?: readonly PluginSetting[];
+  /** `enabledPlugins` as written (hookwire's, or Claude Code's in its settings files). */
+  readonly enabledPlugins?: Readonly<Record<string, boolean>>;
   /** The file's `mcpServers`, in document order (see `readMcpServers`). */
   readonly mcpServers: readonly McpServerEntry[];
   /** `maxContextTokens` as written (the compaction budget). */
@@ -211,6 +216,19 @@ export function readSettingsText(text: string, origin: SettingsTextOrigin): Sett
       groups,
       agents: readAgentTypes(raw, origin),
       mcpServers,
+      ...(isJsonObject(raw) && Array.isArray(raw.plugins)
+        ? {
+            plugins: (raw.plugins as string[]).map((directory, index) => ({
+              directory,
+              file,
+              path: formatJsonPath(['plugins', index]),
+              layer,
+            })),
+          }
+        : {}),
+      ...(isJsonObject(raw) && isJsonObject(raw.enabledPlugins)
+        ? { enabledPlugins: raw.enabledPlugins as Record<string, boolean> }
+        : {}),
       ...(isJsonObject(raw) && typeof raw.maxContextTokens === 'number'
         ? { maxContextTokens: raw.maxContextTokens }
         : {}),

@@ -145,6 +145,17 @@ export const settingsFileSchema = z
         description:
           "Which other tools' settings files hookwire reads hooks from (Claude Code .claude/settings*.json, Gemini CLI .gemini/settings.json, Codex .codex/hooks.json, Kimi Code ~/.kimi-code/config.toml). Default: all four; [] reads none (like --no-dialects). The managed policy's value binds; else the last layer that sets it.",
       }),
+    plugins: z.array(z.string().regex(/\S/)).optional().meta({
+      description:
+        'Claude Code plugin directories to load (each holding .claude-plugin/plugin.json, hooks/hooks.json, agents/, .mcp.json), like --plugin-dir; relative paths resolve against the project directory. Plugins inside the project run once trusted (hookwire hooks trust).',
+    }),
+    enabledPlugins: z
+      .record(z.string().regex(/^[^@\s]+@[^@\s]+$/), z.boolean())
+      .optional()
+      .meta({
+        description:
+          'Plugins installed with Claude Code (~/.claude/plugins/installed_plugins.json) to load, as Claude Code writes it: {"NAME@MARKETPLACE": true}. Claude Code\'s own enabledPlugins (.claude/settings.json) count too; the last layer that sets a key wins.',
+      }),
     hooks: hooksByEventSchema.optional(),
     agents: z
       .record(z.string().regex(/^[A-Za-z0-9][A-Za-z0-9_.-]*$/), agentTypeSchema)

@@ -47,6 +47,7 @@ export const claudeDialect: Dialect = {
     { layer: 'local', under: 'project', path: ['.claude', 'settings.local.json'] },
   ],
   layout: 'events',
+  enablesPlugins: true,
   hooksConfig: false,
   hookFields: [
     'type',
