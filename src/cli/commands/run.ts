@@ -213,6 +213,7 @@ export async function runCommand(
   // A failClosed guard that keeps failing is said once per hook at the end, with its count.
   const hookFailures = new HookFailureTally();
   const hookSession = await openCommandHookSession(options, {
+    ...(options.modsPartial === true ? { modsPartial: true } : {}),
     onHookRun: (record, verdict) => {
       hookFailures.add(record);
       output.hookRun(record, verdict);
