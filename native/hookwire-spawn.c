@@ -13,7 +13,9 @@
  *
  * Frames: u32 header length, u32 body length (big-endian), header, body. Requests (header
  * fields separated by NUL): "run" id timeoutMs killGraceMs maxOutputBytes inputFile inputPipe
- * command cwd NAME=VALUE… (empty fields: the defaults / none), body = stdin payload; "cancel" id;
+ * command cwd NAME=VALUE… (empty fields: the defaults / none), body = stdin payload; "exec", the
+ * same with argc in place of command and the argv (program first, run without a shell, found on
+ * PATH) after cwd: "exec" id … inputPipe argc cwd ARG0 … ARGn-1 NAME=VALUE…; "cancel" id;
  * "opened" id (the parent holds the write end of the run's input pipe). Replies: JSON headers as
  * in helper-protocol.ts.
  *
@@ -464,7 +466,7 @@ static void push_output(output_t *o, const char *data, size_t n) {
   o->length += n;
 }
 
-static void spawn_error(run_t *r, int error, const char *cwd) {
+static void spawn_error(run_t *r, int error, const char *cwd, const char *program) {
   struct stat info;
   char message[1100];
   if ((error == ENOENT || error == ENOTDIR) && stat(cwd, &info) != 0)
@@ -472,7 +474,7 @@ static void spawn_error(run_t *r, int error, const char *cwd) {
   else if ((error == ENOENT || error == ENOTDIR) && !S_ISDIR(info.st_mode))
     snprintf(message, sizeof message, "the working directory %s is not a directory", cwd);
   else
-    snprintf(message, sizeof message, "could not start /bin/sh: %s", strerror(error));
+    snprintf(message, sizeof message, "could not start %.900s: %s", program, strerror(error));
   r->settled = 1;
   send_result(r, "spawn-error", message);
 }
@@ -495,7 +497,9 @@ static char *field(char **cursor, char *end) {
  */
 typedef struct {
   run_t *r;
-  char *argv[4];
+  char **argv;          /* shell_argv, or the exec request's argv (owned) */
+  char *shell_argv[4];
+  int exec;             /* 1: argv[0] is run directly (posix_spawnp), no shell */
   char **envp, **extra;
   const char *cwd;
   int in[2], out[2], err[2];
@@ -509,6 +513,7 @@ typedef struct {
 static void job_fail(spawn_job_t *job, const char *message) {
   job->r->settled = 1;
   send_result(job->r, "spawn-error", message);
+  if (job->exec) free(job->argv);
   free(job->envp);
   free(job->extra);
   free_run(job->r);
@@ -518,15 +523,30 @@ static void job_fail(spawn_job_t *job, const char *message) {
 static int prepare_run(spawn_job_t *job, char *header, size_t header_length, const char *body,
                        size_t body_length) {
   char *cursor = header, *end = header + header_length;
-  field(&cursor, end); /* "run" */
+  int exec = memcmp(header, "exec", 5) == 0; /* else "run" */
+  field(&cursor, end);
   char *id = field(&cursor, end), *timeout = field(&cursor, end), *grace = field(&cursor, end),
        *max_output = field(&cursor, end), *input_file = field(&cursor, end),
        *input_pipe = field(&cursor, end), *command = field(&cursor, end),
        *cwd = field(&cursor, end);
   if (cwd == NULL) return 0;
+  char **exec_argv = NULL;
+  if (exec) {
+    /* `command` holds argc; the argv follows cwd. */
+    long argc = atol(command);
+    if (argc < 1) return 0;
+    exec_argv = xrealloc(NULL, ((size_t)argc + 1) * sizeof *exec_argv);
+    for (long i = 0; i < argc; i++)
+      if ((exec_argv[i] = field(&cursor, end)) == NULL) {
+        free(exec_argv);
+        return 0;
+      }
+    exec_argv[argc] = NULL;
+  }
   run_t *r = calloc(1, sizeof *r);
   if (r == NULL) exit(70);
-  *job = (spawn_job_t){.r = r, .cwd = cwd, .body = body, .body_length = body_length};
+  *job = (spawn_job_t){.r = r, .cwd = cwd, .body = body, .body_length = body_length,
+                       .exec = exec, .argv = exec ? exec_argv : NULL};
   job->in[0] = job->in[1] = -1;
   r->id = atol(id);
   r->started = now_ms();
@@ -631,17 +651,24 @@ static int prepare_run(spawn_job_t *job, char *header, size_t header_length, con
 #endif
   posix_spawnattr_setflags(&job->attributes,
                            group_flag | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
-  job->argv[0] = "/bin/sh";
-  job->argv[1] = "-c";
-  job->argv[2] = command;
-  job->argv[3] = NULL;
+  if (!exec) {
+    job->argv = job->shell_argv;
+    job->argv[0] = "/bin/sh";
+    job->argv[1] = "-c";
+    job->argv[2] = command;
+    job->argv[3] = NULL;
+  }
   return 1;
 }
 
 /* The only step that may run on the spawning thread: it writes job->r->pid and job->failed. */
 static void spawn_job(spawn_job_t *job) {
   job->failed =
-      posix_spawn(&job->r->pid, "/bin/sh", &job->actions, &job->attributes, job->argv, job->envp);
+      job->exec
+          ? posix_spawnp(&job->r->pid, job->argv[0], &job->actions, &job->attributes, job->argv,
+                         job->envp)
+          : posix_spawn(&job->r->pid, "/bin/sh", &job->actions, &job->attributes, job->argv,
+                        job->envp);
 }
 
 static void finish_run(spawn_job_t *job) {
@@ -657,10 +684,12 @@ static void finish_run(spawn_job_t *job) {
     if (job->in[1] >= 0) close(job->in[1]);
     close(job->out[0]);
     close(job->err[0]);
-    spawn_error(r, job->failed, job->cwd);
+    spawn_error(r, job->failed, job->cwd, job->exec ? job->argv[0] : "/bin/sh");
+    if (job->exec) free(job->argv);
     free_run(r);
     return;
   }
+  if (job->exec) free(job->argv);
   r->in_fd = job->in[1];
   r->out_fd = job->out[0];
   r->err_fd = job->err[0];
@@ -749,7 +778,8 @@ static run_t *run_by_id(long id) {
 }
 
 static void on_frame(char *header, size_t header_length, const char *body, size_t body_length) {
-  if (header_length >= 4 && memcmp(header, "run", 4) == 0) {
+  if ((header_length >= 4 && memcmp(header, "run", 4) == 0) ||
+      (header_length >= 5 && memcmp(header, "exec", 5) == 0)) {
     start_run(header, header_length, body, body_length);
     return;
   }

@@ -89,16 +89,28 @@ function quote(path: string): string {
   return `'${path.replaceAll("'", `'\\''`)}'`;
 }
 
-/** Runs the `CommandRunner` contract against runners made by `createRunner`. */
+/**
+ * Runs the `CommandRunner` contract against runners made by `createRunner`. `mode`: how each run
+ * is started. `shell` (default): `{ command }`. `argv`: `{ file: '/bin/sh', args: ['-c', command] }`,
+ * so every case (containment, deadlines, floods, reaping) runs through argv mode, where the
+ * runner starts the program itself with no shell of its own; argv mode's own cases (arguments
+ * passed verbatim, no expansion, a missing program) are added.
+ */
 export function describeCommandRunnerContract(
   name: string,
   createRunner: () => CommandRunner,
+  mode: 'shell' | 'argv' = 'shell',
 ): void {
-  describe(`${name} (CommandRunner contract)`, () => {
+  describe(`${name} (CommandRunner contract${mode === 'argv' ? ', argv mode' : ''})`, () => {
     let runner: CommandRunner;
     let directory: string;
-    const base = (command: string): RunCommandOptions => ({
-      command,
+    const base = (command: string): RunCommandOptions =>
+      mode === 'argv'
+        ? { file: '/bin/sh', args: ['-c', command], cwd: directory, input: '', timeoutMs: 10_000 }
+        : { command, cwd: directory, input: '', timeoutMs: 10_000 };
+    const argv = (file: string, args: readonly string[]): RunCommandOptions => ({
+      file,
+      args,
       cwd: directory,
       input: '',
       timeoutMs: 10_000,
@@ -142,12 +154,58 @@ export function describeCommandRunnerContract(
       expect(result).toMatchObject({ termination: 'exited', exitCode: 1, signal: null });
     });
 
-    it('reports a command that does not exist as exit 127 from the shell', async () => {
-      const result = await runner.run(base('hookwire-no-such-command-anywhere --flag'));
-      expect(result.termination).toBe('exited');
-      expect(result.exitCode).toBe(127);
-      expect(result.stderr).toContain('hookwire-no-such-command-anywhere');
-    });
+    it.runIf(mode === 'argv')(
+      'argv mode passes each argument verbatim: spaces, quotes and shell syntax are not interpreted',
+      async () => {
+        const args = ['%s|', 'two words', `it's`, '"double"', '$HOME', '*', 'a;b', '', '\\n'];
+        const result = await runner.run(argv('printf', args));
+        expect(result).toMatchObject({ termination: 'exited', exitCode: 0, stderr: '' });
+        expect(result.stdout).toBe(`${args.slice(1).join('|')}|`);
+      },
+    );
+
+    it.runIf(mode === 'argv')(
+      'argv mode runs the program directly (it is the process-group leader, not a shell)',
+      async () => {
+        const result = await runner.run(
+          argv(process.execPath, [
+            '-e',
+            'process.stdout.write(String(process.pid === Number(require("fs").readFileSync("/proc/self/stat","utf8").split(") ")[1].split(" ")[2])))',
+          ]),
+        );
+        expect(result).toMatchObject({ termination: 'exited', exitCode: 0, stdout: 'true' });
+      },
+    );
+
+    it.runIf(mode === 'argv')(
+      'argv mode reports a program that does not exist as a spawn error naming it',
+      async () => {
+        const result = await runner.run(argv('hookwire-no-such-program-anywhere', ['--flag']));
+        expect(result.termination).toBe('spawn-error');
+        expect(result.exitCode).toBeNull();
+        expect(result.spawnError).toContain('hookwire-no-such-program-anywhere');
+      },
+    );
+
+    it.runIf(mode === 'argv')(
+      'argv mode refuses a run that names both a command and a file',
+      async () => {
+        await expect(
+          runner.run({ ...argv('true', []), command: 'true' } as unknown as RunCommandOptions),
+        ).rejects.toThrow(/either `command`/);
+        await expect(runner.run(argv('', []))).rejects.toThrow(/file must be the program/);
+      },
+    );
+
+    it.runIf(mode === 'shell')(
+      'reports a command that does not exist as exit 127 from the shell',
+      async () => {
+        const result = await runner.run(base('hookwire-no-such-command-anywhere --flag'));
+        expect(result.termination).toBe('exited');
+        expect(result.exitCode).toBe(127);
+        expect(result.stderr).toContain('hookwire-no-such-command-anywhere');
+      },
+    );
 
     it('reports a missing working directory as a spawn error naming the directory', async () => {
       const missing = join(directory, 'no-such-directory');
@@ -428,7 +486,8 @@ export function describeCommandRunnerContract(
       await expect(runner.run({ ...base('true'), maxOutputBytes: -1 })).rejects.toBeInstanceOf(
         CommandRunnerError,
       );
-      await expect(runner.run(base('  '))).rejects.toThrow(/command must be a non-empty/);
+      if (mode === 'shell')
+        await expect(runner.run(base('  '))).rejects.toThrow(/command must be a non-empty/);
     });
 
     it('rejects runs after close', async () => {

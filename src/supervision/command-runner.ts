@@ -7,12 +7,33 @@ export const DEFAULT_KILL_GRACE_MS = 2000;
 export const DEFAULT_MAX_OUTPUT_BYTES = 1024 * 1024;
 
 /**
- * One run of a command hook. The command runs as `/bin/sh -c COMMAND` in its own process group;
- * `input` is written to its stdin, which is then closed.
+ * One run of a command hook, in its own process group: a shell command (`/bin/sh -c COMMAND`,
+ * `RunShellOptions`) or a program and its arguments spawned directly, with no shell
+ * (`RunArgvOptions`: argv mode). Either way `input` is written to its stdin, which is then closed,
+ * and the run has the same containment, deadline, output bounds and reaping.
  */
-export interface RunCommandOptions {
-  /** The shell command, run as `/bin/sh -c COMMAND`. */
+export type RunCommandOptions = RunShellOptions | RunArgvOptions;
+
+/** A shell command, run as `/bin/sh -c COMMAND`. */
+export interface RunShellOptions extends RunOptionsBase {
   readonly command: string;
+  readonly file?: undefined;
+  readonly args?: undefined;
+}
+
+/**
+ * Argv mode: `file` (a path, or a name found on `PATH`) run with `args` as its arguments, each
+ * passed as is (no shell: no word splitting, quoting, globbing or expansion). A `file` that cannot
+ * be started is a `spawn-error` (a shell would have exited 127).
+ */
+export interface RunArgvOptions extends RunOptionsBase {
+  readonly file: string;
+  readonly args: readonly string[];
+  readonly command?: undefined;
+}
+
+/** What every run takes, whatever starts it. */
+export interface RunOptionsBase {
   /** The working directory (the project directory). A missing directory is a `spawn-error`. */
   readonly cwd: string;
   /**
@@ -97,7 +118,18 @@ export function validateRunCommandOptions(options: RunCommandOptions): void {
   const fail = (message: string): never => {
     throw new CommandRunnerError('command_runner_options_invalid', message);
   };
-  if (typeof options.command !== 'string' || options.command.trim() === '') {
+  // Read as the caller's plain object: a JavaScript caller may pass anything.
+  const given = options as { readonly command?: unknown; readonly file?: unknown };
+  if (given.file !== undefined || options.args !== undefined) {
+    if (given.command !== undefined)
+      fail(
+        'RunCommandOptions takes either `command` (a shell command) or `file` and `args`, not both.',
+      );
+    if (typeof options.file !== 'string' || options.file === '')
+      fail('RunCommandOptions.file must be the program to run (a non-empty path or name).');
+    if (!Array.isArray(options.args) || options.args.some((arg) => typeof arg !== 'string'))
+      fail('RunCommandOptions.args must be an array of strings (pass [] for no arguments).');
+  } else if (typeof options.command !== 'string' || options.command.trim() === '') {
     fail('RunCommandOptions.command must be a non-empty shell command string.');
   }
   if (typeof options.cwd !== 'string' || options.cwd === '') {

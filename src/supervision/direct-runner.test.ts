@@ -5,6 +5,7 @@ import { describeCommandRunnerContract } from './command-runner.contract.ts';
 import { createDirectRunner } from './direct-runner.ts';
 
 describeCommandRunnerContract('direct runner', createDirectRunner);
+describeCommandRunnerContract('direct runner', createDirectRunner, 'argv');
 
 describe('direct runner', () => {
   it('drains a 50 MiB flood without holding more than the cap in memory', async () => {

@@ -46,7 +46,12 @@ export function createDirectRunner(): CommandRunner {
         return Promise.reject(error instanceof Error ? error : new Error(String(error)));
       }
       graceMs = Math.max(graceMs, options.killGraceMs ?? DEFAULT_KILL_GRACE_MS);
-      const supervision = superviseCommand({ ...options, runTag: scope.nextTag() });
+      const supervision = superviseCommand({
+        ...options,
+        command: options.command ?? '',
+        argv: options.file === undefined ? undefined : [options.file, ...options.args],
+        runTag: scope.nextTag(),
+      });
       active.add(supervision);
       void supervision.reaped.then(() => active.delete(supervision));
       return supervision.outcome.then(toCommandResult);

@@ -7,7 +7,8 @@
  * output into heap strings. Reply headers are UTF-8 JSON. Request headers are UTF-8 fields
  * each ended by a NUL byte, which a C helper reads without a JSON parser:
  * `run ID TIMEOUT_MS KILL_GRACE_MS MAX_OUTPUT_BYTES INPUT_FILE INPUT_PIPE COMMAND CWD NAME=VALUE…`
- * (an empty field: the default, or none), `cancel ID` and `opened ID`. The strings of a request therefore must not contain NUL bytes
+ * (an empty field: the default, or none), in argv mode (no shell) `exec` with the same fields but
+ * ARGC for COMMAND and the ARGC strings of the argv right after CWD, `cancel ID` and `opened ID`. The strings of a request therefore must not contain NUL bytes
  * (`requestHasNul`), which no process could receive anyway.
  */
 
@@ -17,7 +18,10 @@ import type { CommandTermination } from './command-runner.ts';
 export interface RunRequest {
   readonly type: 'run';
   readonly id: number;
+  /** The shell command; empty in argv mode. */
   readonly command: string;
+  /** Argv mode (sent as an `exec` header): the program and its arguments, run with no shell. */
+  readonly argv?: readonly string[];
   readonly cwd: string;
   readonly env?: Readonly<Record<string, string>>;
   readonly timeoutMs: number;
@@ -83,6 +87,7 @@ const emptyBody: readonly Buffer[] = [];
 /** True when a string the request carries holds a NUL byte (such a run cannot be started). */
 export function requestHasNul(request: RunRequest): boolean {
   if (request.command.includes('\0') || request.cwd.includes('\0')) return true;
+  if (request.argv?.some((arg) => arg.includes('\0')) === true) return true;
   if (request.inputFile?.includes('\0') === true) return true;
   if (request.inputPipe?.includes('\0') === true) return true;
   for (const [name, value] of Object.entries(request.env ?? {})) {
@@ -93,16 +98,18 @@ export function requestHasNul(request: RunRequest): boolean {
 
 function requestHeader(request: HelperRequest): string {
   if (request.type !== 'run') return `${request.type}\0${String(request.id)}\0`;
+  const argv = request.argv;
   const fields = [
-    'run',
+    argv === undefined ? 'run' : 'exec',
     String(request.id),
     String(request.timeoutMs),
     request.killGraceMs === undefined ? '' : String(request.killGraceMs),
     request.maxOutputBytes === undefined ? '' : String(request.maxOutputBytes),
     request.inputFile ?? '',
     request.inputPipe ?? '',
-    request.command,
+    argv === undefined ? request.command : String(argv.length),
     request.cwd,
+    ...(argv ?? []),
   ];
   for (const [name, value] of Object.entries(request.env ?? {})) fields.push(`${name}=${value}`);
   return fields.map((value) => `${value}\0`).join('');
@@ -116,9 +123,14 @@ export function decodeRequest(header: Buffer): HelperRequest | undefined {
   const id = number(fields[1]);
   if (id === undefined) return undefined;
   if (fields[0] === 'cancel' || fields[0] === 'opened') return { type: fields[0], id };
-  if (fields[0] !== 'run' || fields.length < 9) return undefined;
+  const exec = fields[0] === 'exec';
+  if ((fields[0] !== 'run' && !exec) || fields.length < 9) return undefined;
+  // `exec`: the command field is argc, and the argv follows cwd.
+  const argc = exec ? Number(fields[7]) : 0;
+  const argv = fields.slice(9, 9 + argc);
+  if (argv.length !== argc) return undefined;
   const env: Record<string, string> = {};
-  for (const pair of fields.slice(9)) {
+  for (const pair of fields.slice(9 + argc)) {
     const at = pair.indexOf('=');
     env[pair.slice(0, at)] = pair.slice(at + 1);
   }
@@ -128,11 +140,12 @@ export function decodeRequest(header: Buffer): HelperRequest | undefined {
     type: 'run',
     id,
     timeoutMs: number(fields[2]) ?? 0,
-    command: fields[7] ?? '',
+    command: exec ? '' : (fields[7] ?? ''),
+    ...(exec ? { argv } : {}),
     cwd: fields[8] ?? '',
     ...(fields[5] === undefined || fields[5] === '' ? {} : { inputFile: fields[5] }),
     ...(fields[6] === undefined || fields[6] === '' ? {} : { inputPipe: fields[6] }),
-    ...(fields.length > 9 ? { env } : {}),
+    ...(fields.length > 9 + argc ? { env } : {}),
     ...(killGraceMs === undefined ? {} : { killGraceMs }),
     ...(maxOutputBytes === undefined ? {} : { maxOutputBytes }),
   };

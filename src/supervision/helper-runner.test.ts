@@ -20,10 +20,20 @@ import {
 describeCommandRunnerContract('helper runner (Node helper)', () =>
   createHelperRunner({ helper: 'node' }),
 );
+describeCommandRunnerContract(
+  'helper runner (Node helper)',
+  () => createHelperRunner({ helper: 'node' }),
+  'argv',
+);
 // The native helper is built at install where a C compiler exists (scripts/build-native.ts).
 if (nativeHelperAvailable()) {
   describeCommandRunnerContract('helper runner (native helper)', () =>
     createHelperRunner({ helper: 'native' }),
+  );
+  describeCommandRunnerContract(
+    'helper runner (native helper)',
+    () => createHelperRunner({ helper: 'native' }),
+    'argv',
   );
 }
 

@@ -371,7 +371,8 @@ export function createHelperRunner(options: HelperRunnerOptions = {}): HelperCom
       const request: RunRequest = {
         type: 'run',
         id,
-        command: runOptions.command,
+        command: runOptions.command ?? '',
+        ...(runOptions.file === undefined ? {} : { argv: [runOptions.file, ...runOptions.args] }),
         cwd: runOptions.cwd,
         timeoutMs: runOptions.timeoutMs,
         ...(runOptions.env === undefined ? {} : { env: runOptions.env }),
@@ -385,7 +386,7 @@ export function createHelperRunner(options: HelperRunnerOptions = {}): HelperCom
           resultWithoutProcess(
             started,
             'spawn-error',
-            'could not start /bin/sh: the command, working directory or environment holds a NUL byte',
+            `could not start ${runOptions.file ?? '/bin/sh'}: the command, working directory or environment holds a NUL byte`,
           ),
         );
       }

@@ -80,6 +80,7 @@ function startRun(request: HelperRequest & { type: 'run' }, input: Buffer): void
     inputFd,
     runTag: scope.nextTag(),
     command: request.command,
+    argv: request.argv,
     cwd: request.cwd,
     input,
     env: request.env,

@@ -25,7 +25,10 @@ export const DRAIN_WINDOW_MS = 250;
 
 /** What `superviseCommand` needs: `RunCommandOptions` with the input already as bytes. */
 export interface SupervisionOptions {
+  /** The shell command (`/bin/sh -c COMMAND`); ignored when `argv` is given. */
   readonly command: string;
+  /** Argv mode: the program (`argv[0]`, a path or a name on `PATH`) and its arguments, no shell. */
+  readonly argv?: readonly string[] | undefined;
   readonly cwd: string;
   readonly input: Uint8Array | string;
   /**
@@ -125,7 +128,9 @@ export function superviseCommand(options: SupervisionOptions): Supervision {
 
   let child: ChildProcessByStdio<Writable | null, Readable, Readable>;
   try {
-    child = spawn('/bin/sh', ['-c', options.command], {
+    const [file, ...args] =
+      options.argv === undefined ? ['/bin/sh', '-c', options.command] : options.argv;
+    child = spawn(file ?? '', args, {
       cwd: options.cwd,
       env: { ...process.env, ...options.env, [HOOK_RUN_VARIABLE]: options.runTag },
       detached: true,
@@ -288,7 +293,7 @@ export function superviseCommand(options: SupervisionOptions): Supervision {
     // After a successful spawn, 'error' can only come from signalling, which we do not do
     // through the ChildProcess; before it, this is the spawn failure.
     if (processId !== undefined || settled) return;
-    void describeSpawnError(error, options.cwd).then((message) => {
+    void describeSpawnError(error, options.cwd, options.argv?.[0] ?? '/bin/sh').then((message) => {
       settle('spawn-error', message);
     });
   });
@@ -330,7 +335,11 @@ export function superviseCommand(options: SupervisionOptions): Supervision {
 }
 
 // Node reports a missing cwd as `spawn /bin/sh ENOENT`, which points at the wrong culprit.
-async function describeSpawnError(error: NodeJS.ErrnoException, cwd: string): Promise<string> {
+async function describeSpawnError(
+  error: NodeJS.ErrnoException,
+  cwd: string,
+  program: string,
+): Promise<string> {
   if (error.code === 'ENOENT' || error.code === 'ENOTDIR') {
     try {
       const info = await stat(cwd);
@@ -339,5 +348,5 @@ async function describeSpawnError(error: NodeJS.ErrnoException, cwd: string): Pr
       return `the working directory ${cwd} does not exist`;
     }
   }
-  return `could not start /bin/sh: ${error.message}`;
+  return `could not start ${program}: ${error.message}`;
 }
