@@ -258,6 +258,31 @@ export const register: Register = (on) => {
     expect(closed.results[0]?.error).toContain('the plugin fails closed');
   });
 
+  it('$.process.run runs an argument vector through the supervised runner, with no shell', async () => {
+    const sandbox = await createSandbox();
+    const mod = await writeMod(
+      sandbox,
+      'runner',
+      `import type { Register } from 'claude-code'
+export const register: Register = (on) => {
+  on('tool.call', { tool: 'Bash' }, async ($) => {
+    const run = await $.process.run(['printf', '%s|', 'a b', '$(touch pwned)', ';'])
+    return { deny: 'exit ' + run.exitCode + ': ' + run.stdout }
+  })
+}
+`,
+    );
+
+    const { results } = await runToolCalls(
+      sandbox,
+      [['shell', { command: 'echo x > x.txt' }]],
+      pluginArgs(mod),
+    );
+    expect(results[0]?.error).toContain('exit 0: a b|$(touch pwned)|;|');
+    expect(existsSync(join(sandbox.project, 'pwned'))).toBe(false);
+    expect(existsSync(join(sandbox.project, 'x.txt'))).toBe(false);
+  });
+
   it('.catch answers a hook that throws', async () => {
     const sandbox = await createSandbox();
     const mod = await writeMod(

@@ -8,9 +8,9 @@
  * - `clock.now|sleep`, `env.get` (reading this process's environment).
  * - `fs.read|write|list|exists|stat`: confined to the project and the plugin's directory (a path
  *   that leaves both, also through a symbolic link, is refused), 4 MiB per file.
- * - `process.run(argv, init?)`: through the session's supervised runner, the argument vector
- *   executed as given (each argument quoted for `exec`, so no shell syntax is interpreted);
- *   30 s by default, 10 minutes at most; `{ exitCode, stdout, stderr }`.
+ * - `process.run(argv, init?)`: through the session's supervised runner in argv mode (the program
+ *   spawned with its arguments as given, no shell); 30 s by default, 10 minutes at most;
+ *   `{ exitCode, stdout, stderr }`.
  * - `http.fetch(url, init?)`: `{ status, ok, headers, text }`, the body cut at 4 MiB.
  * - `store.get|set|delete|keys`: a JSON file per plugin under `~/.hookwire/mods/store/`, 4 MiB.
  */
@@ -109,11 +109,6 @@ async function confined(mod: LoadedMod, projectDir: string, given: string): Prom
       `$.fs: ${given} is outside the project and the plugin's directory (hookwire confines a mod's files to them)`,
     );
   return path;
-}
-
-/** `exec 'arg' 'arg' …`: the argument vector run as given, no shell syntax interpreted. */
-export function execCommand(argv: readonly string[]): string {
-  return `exec ${argv.map((arg) => `'${arg.replaceAll("'", `'\\''`)}'`).join(' ')}`;
 }
 
 /** The `$` services of a session (see the module's doc). */
@@ -277,7 +272,8 @@ export function createCapabilityCore(options: CapabilityOptions): CapabilityCore
             : RUN_DEFAULT_MS,
         );
         const result = await options.runner.run({
-          command: execCommand(argv),
+          file: argv[0] ?? '',
+          args: argv.slice(1),
           cwd:
             typeof init.cwd === 'string'
               ? resolve(options.projectDir, init.cwd)
