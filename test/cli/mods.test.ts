@@ -283,6 +283,36 @@ export const register: Register = (on) => {
     expect(existsSync(join(sandbox.project, 'x.txt'))).toBe(false);
   });
 
+  it('$.turn.abort ends the run: the call is not run, and neither is the next one', async () => {
+    const sandbox = await createSandbox();
+    const mod = await writeMod(
+      sandbox,
+      'aborter',
+      `import type { Register } from 'claude-code'
+export const register: Register = (on) => {
+  on('tool.call', { tool: 'Bash' }, async ($, e, next) => {
+    if (!String(e.command).includes('deploy')) return next(e)
+    await $.turn.abort('deploys need a person')
+    return { deny: 'aborted' }
+  })
+}
+`,
+    );
+
+    const { results } = await runToolCalls(
+      sandbox,
+      [
+        ['shell', { command: 'echo deploy > deployed.txt' }],
+        ['shell', { command: 'echo after > after.txt' }],
+      ],
+      pluginArgs(mod),
+    );
+    expect(existsSync(join(sandbox.project, 'deployed.txt'))).toBe(false);
+    expect(existsSync(join(sandbox.project, 'after.txt'))).toBe(false);
+    expect(results[0]?.error).toContain('deploys need a person');
+    expect(results).toHaveLength(1);
+  });
+
   it('.catch answers a hook that throws', async () => {
     const sandbox = await createSandbox();
     const mod = await writeMod(

@@ -12,6 +12,7 @@
  *   spawned with its arguments as given, no shell); 30 s by default, 10 minutes at most;
  *   `{ exitCode, stdout, stderr }`.
  * - `http.fetch(url, init?)`: `{ status, ok, headers, text }`, the body cut at 4 MiB.
+ * - `turn.abort(reason?)`: the event being handled answers `stop`, so the run ends after it.
  * - `store.get|set|delete|keys`: a JSON file per plugin under `~/.hookwire/mods/store/`, 4 MiB.
  */
 import { mkdir, readdir, readFile, realpath, rename, stat, writeFile } from 'node:fs/promises';
@@ -43,6 +44,7 @@ export const SERVED_CAPABILITIES: ReadonlySet<string> = new Set([
   'store.set',
   'store.delete',
   'store.keys',
+  'turn.abort',
 ]);
 
 /** Claude Code's limit on one `$.fs` file and on a plugin's `$.store`. */
@@ -163,6 +165,10 @@ export function createCapabilityCore(options: CapabilityOptions): CapabilityCore
           text: `[${mod.name}] ${text(args[0])}`,
           hookName: mod.name,
         });
+        return undefined;
+      case 'turn.abort':
+        // The engine event being handled answers `stop`: the run ends after it.
+        scope.aborted = typeof args[0] === 'string' ? args[0] : `${mod.name} aborted the turn`;
         return undefined;
       case 'ui.ask':
         throw new Error('$.ui.ask: nobody to ask in a headless hookwire run (as under claude -p)');

@@ -50,6 +50,8 @@ interface Link {
 /** What one dispatch runs under: the engine event's context (reports, session, cancellation). */
 export interface DispatchScope {
   readonly context: HookContext;
+  /** Set by `$.turn.abort(reason)`: the engine event ends the run (its `stop` action). */
+  aborted?: string;
 }
 
 /** Serves `$.noun.method(...args)` for `mod` (the chain dispatches it as an event first). */

@@ -51,6 +51,8 @@ interface PendingCall {
   readonly answer: Promise<unknown>;
   /** What core's result looked like (to see whether a hook changed it). */
   outcome: unknown;
+  /** The dispatch's scope: `$.turn.abort` marks it. */
+  readonly scope: DispatchScope;
 }
 
 /** Claude Code's `e` of `tool.call`: `{ tool, tool_use_id, ...input }` in its names. */
@@ -102,20 +104,14 @@ export function createModsHooks(chain: ModsChain): ModsHooks {
   const pending = new Map<string, PendingCall>();
   /** The `context` of a `{ result, context }` answer, given to the model with that result. */
   const suppliedContext = new Map<string, string | undefined>();
-  const scopeOf = (context: HookContext): DispatchScope => ({ context });
   const raise = (
     event: string,
     e: unknown,
     context: HookContext,
     core: (e: unknown) => unknown,
+    scope: DispatchScope = { context },
   ): Promise<unknown> =>
-    chain.dispatch(
-      event,
-      e,
-      ENGINE_ORIGIN,
-      (input) => Promise.resolve(core(input)),
-      scopeOf(context),
-    );
+    chain.dispatch(event, e, ENGINE_ORIGIN, (input) => Promise.resolve(core(input)), scope);
 
   // A call still waiting in core will not run now (the run stopped, the session ends).
   const release = (): void => {
@@ -169,43 +165,56 @@ export function createModsHooks(chain: ModsChain): ModsHooks {
       const outcome = new Promise<unknown>((resolve) => {
         resolveOutcome = resolve;
       });
+      const scope: DispatchScope = { context };
       const call: PendingCall = {
         reachedCore: false,
         resolveOutcome,
         outcome: undefined,
-        answer: raise('tool.call', e, context, async (input) => {
-          const inputRecord = isRecord(input) ? { ...input } : e;
-          const classic = await classicPreToolUse(event.toolName, inputRecord, context);
-          if (typeof classic.deny === 'string') {
-            decide(ToolCallAction.skip(classic.deny));
-            return { deny: classic.deny };
-          }
-          const rewritten = isRecord(classic.updatedInput)
-            ? { ...inputRecord, ...classic.updatedInput }
-            : inputRecord;
-          const args = hookwireArgs(event.toolName, rewritten, context);
-          call.reachedCore = true;
-          if (typeof classic.ask === 'string')
-            decide(
-              ToolCallAction.ask(classic.ask, {
-                by: 'mod (classic.PreToolUse)',
-                reason: classic.ask,
-              }),
-            );
-          else
-            decide(
-              JSON.stringify(args) === JSON.stringify(event.args)
-                ? ToolCallAction.run()
-                : ToolCallAction.rewrite(args),
-            );
-          return outcome;
-        }),
+        scope,
+        answer: raise(
+          'tool.call',
+          e,
+          context,
+          async (input) => {
+            const inputRecord = isRecord(input) ? { ...input } : e;
+            const classic = await classicPreToolUse(event.toolName, inputRecord, context);
+            if (typeof classic.deny === 'string') {
+              decide(ToolCallAction.skip(classic.deny));
+              return { deny: classic.deny };
+            }
+            const rewritten = isRecord(classic.updatedInput)
+              ? { ...inputRecord, ...classic.updatedInput }
+              : inputRecord;
+            const args = hookwireArgs(event.toolName, rewritten, context);
+            call.reachedCore = true;
+            if (typeof classic.ask === 'string')
+              decide(
+                ToolCallAction.ask(classic.ask, {
+                  by: 'mod (classic.PreToolUse)',
+                  reason: classic.ask,
+                }),
+              );
+            else
+              decide(
+                JSON.stringify(args) === JSON.stringify(event.args)
+                  ? ToolCallAction.run()
+                  : ToolCallAction.rewrite(args),
+              );
+            if (scope.aborted !== undefined) decide(ToolCallAction.stop(scope.aborted));
+            return outcome;
+          },
+          scope,
+        ),
       };
       pending.set(event.toolCallId, call);
       // An answer without core decides the call: `{ deny }` skips it.
       void call.answer.then(
         (answer) => {
           if (call.reachedCore) return;
+          if (scope.aborted !== undefined) {
+            decide(ToolCallAction.stop(scope.aborted));
+            return;
+          }
           if (isRecord(answer) && typeof answer.deny === 'string') {
             decide(ToolCallAction.skip(answer.deny));
             return;
@@ -237,23 +246,33 @@ export function createModsHooks(chain: ModsChain): ModsHooks {
 
     async onPromptSubmit(context, event) {
       const e = { text: event.prompt, wait: false, origin: { kind: 'sdk' } };
-      const answer = await raise('prompt.submit', e, context, async (input) => {
-        const text = isRecord(input) && typeof input.text === 'string' ? input.text : event.prompt;
-        if (chain.observes('classic.UserPromptSubmit')) {
-          const classic = await raise(
-            'classic.UserPromptSubmit',
-            { hook_event_name: 'UserPromptSubmit', prompt: text },
-            context,
-            () => ({}),
-          );
-          if (isRecord(classic) && typeof classic.deny === 'string') return { drop: classic.deny };
-        }
-        return {
-          text,
-          ...(isRecord(input) && Array.isArray(input.context) ? { context: input.context } : {}),
-          origin: e.origin,
-        };
-      });
+      const scope: DispatchScope = { context };
+      const answer = await raise(
+        'prompt.submit',
+        e,
+        context,
+        async (input) => {
+          const text =
+            isRecord(input) && typeof input.text === 'string' ? input.text : event.prompt;
+          if (chain.observes('classic.UserPromptSubmit')) {
+            const classic = await raise(
+              'classic.UserPromptSubmit',
+              { hook_event_name: 'UserPromptSubmit', prompt: text },
+              context,
+              () => ({}),
+            );
+            if (isRecord(classic) && typeof classic.deny === 'string')
+              return { drop: classic.deny };
+          }
+          return {
+            text,
+            ...(isRecord(input) && Array.isArray(input.context) ? { context: input.context } : {}),
+            origin: e.origin,
+          };
+        },
+        scope,
+      );
+      if (scope.aborted !== undefined) return PromptSubmitAction.stop(scope.aborted);
       if (isRecord(answer) && typeof answer.drop === 'string')
         return PromptSubmitAction.deny(answer.drop);
       const text = isRecord(answer) && typeof answer.text === 'string' ? answer.text : event.prompt;
@@ -388,7 +407,8 @@ export function createModsHooks(chain: ModsChain): ModsHooks {
         suppliedContext.delete(event.toolCallId);
         return ToolResultAction.keep(supplied);
       }
-      const { answer } = settled;
+      const { answer, call } = settled;
+      if (call.scope.aborted !== undefined) return ToolResultAction.stop(call.scope.aborted);
       const added = contextOf(answer);
       if (!isRecord(answer)) return ToolResultAction.keep(added);
       // `{ deny }` after the tool ran: the model sees the refusal instead of the output.
