@@ -183,6 +183,8 @@ await build({
     hookwire: join(root, 'dist', 'cli', 'main.js'),
     'spawn-helper': join(root, 'dist', 'supervision', 'spawn-helper.js'),
     'orphan-watchdog': join(root, 'dist', 'supervision', 'orphan-watchdog.js'),
+    // Each Claude Code mod runs in a worker thread started from this file.
+    'mod-worker': join(root, 'dist', 'host', 'mods', 'mod-worker.js'),
     'shell-analysis-process': join(
       root,
       'dist',

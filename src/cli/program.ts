@@ -77,6 +77,10 @@ function addRun(program: Command): void {
     .option('--trust-project', TRUST_PROJECT_HELP)
     .option('--no-dialects', NO_DIALECTS_HELP)
     .option('--plugin-dir <dir>', PLUGIN_DIR_HELP, collectRepeated)
+    .option(
+      '--mods-partial',
+      'load the Claude Code mods hookwire can serve and leave out (with a warning each) those that need an event or capability it lacks, instead of refusing to start',
+    )
     .addOption(
       new Option(
         '--permission-mode <mode>',

@@ -33,6 +33,7 @@ import {
 } from '../hook-kinds/dialects/claude/claude-env-file.ts';
 import type { EffectiveSettings, HookTrust } from '../hook-kinds/settings/effective-settings.ts';
 import type { SettingsEnvironment } from '../hook-kinds/settings/settings-layer.ts';
+import type { OpenedMods } from './mods/open-mods.ts';
 import {
   projectKey,
   readTrustStore,
@@ -168,6 +169,14 @@ export interface HookSessionOptions extends HookSettingsOptions {
    * servers (`settings.ignoredMcpServers`) never start. Default: off (`session.mcp` is empty).
    */
   readonly mcp?: boolean | Omit<StartMcpServersOptions, 'projectDir'>;
+  /**
+   * The mods of the session's plugins (`hooks/hooks.json` `modules`; see `src/host/mods/`) run in
+   * its stack. A mod that needs an event or a capability hookwire does not provide is refused,
+   * and `openHookSession` throws `ModsRefusedError` naming each one; `modsPartial`
+   * (`--mods-partial`) leaves such mods out instead, with a warning each
+   * (`HookSession.modWarnings`). Default false.
+   */
+  readonly modsPartial?: boolean;
 }
 
 /** What `openHookSession` opened: the stack to fire through and what keeps it running. */
@@ -202,6 +211,10 @@ export interface HookSession {
    * has `SessionStart` hooks; give it to the shell tool (`envFile`) so their exports apply.
    */
   readonly claudeEnvFile?: string;
+  /** The session's Claude Code mods, when some plugin has them. */
+  readonly mods?: OpenedMods;
+  /** One line per mod left out (`mods.partial`). */
+  readonly modWarnings: readonly string[];
   /** Registers a disposer `close()` runs (in reverse order of registration). */
   defer(dispose: () => unknown): void;
   /**
@@ -275,15 +288,54 @@ export async function openHookSession(options: HookSessionOptions): Promise<Hook
               : options.confinement,
         }),
   };
-  const commandHooks = hooked
-    ? (await import('../hook-kinds/group/create-hooks.ts')).createCommandHooks(
-        settings,
-        commandHookOptions,
-      )
-    : [];
+  // Claude Code mods load (and a refusal throws) before anything else starts.
+  const mods =
+    settings.plugins.length === 0
+      ? undefined
+      : await (
+          await import('./mods/open-mods.ts')
+        )
+          .openMods({
+            plugins: settings.plugins,
+            settings: settings.mods,
+            ...(options.modsPartial === undefined ? {} : { partial: options.modsPartial }),
+            projectDir,
+            runner,
+            ...(options.env === undefined ? {} : { env: options.env }),
+          })
+          .catch(async (error: unknown) => {
+            await disposeAll(disposers);
+            throw error;
+          });
+  if (mods !== undefined) disposers.push(() => mods.close());
+  const createHooks = hasHooks(settings)
+    ? (await import('../hook-kinds/group/create-hooks.ts')).createCommandHooks
+    : undefined;
+  // Claude Code's order: the managed policy's groups before every mod, the other settings hooks
+  // inside the mods' core; the mods' post-tool side after every PostToolUse hook. (Groups of
+  // different events never meet, so the managed ones of every event can go first.)
+  const managedHooks =
+    createHooks === undefined || mods === undefined
+      ? []
+      : createHooks(managedGroups(settings, true), commandHookOptions);
+  const otherHooks =
+    createHooks === undefined
+      ? []
+      : createHooks(
+          mods === undefined ? settings : managedGroups(settings, false),
+          commandHookOptions,
+        );
+  const commandHooks = [...managedHooks, ...otherHooks];
   // The kinds' own hooks go last: e.g. hook processes stop after every SessionEnd hook answered.
   const stack = new HookStack(
-    [...commandHooks, ...(options.hooks ?? []), ...opened.hooks],
+    [
+      ...managedHooks,
+      ...(mods === undefined ? [] : [mods.outer]),
+      ...otherHooks,
+      ...(options.hooks ?? []),
+      ...(mods === undefined ? [] : [mods.inner]),
+      ...opened.hooks,
+    ],
     options.stack,
   );
   // The MCP client (and its SDK) loads only when servers are asked for and configured.
@@ -310,6 +362,8 @@ export async function openHookSession(options: HookSessionOptions): Promise<Hook
     kinds,
     mcp,
     ...(envFile === undefined ? {} : { claudeEnvFile: envFile.path }),
+    ...(mods === undefined ? {} : { mods }),
+    modWarnings: mods?.warnings ?? [],
     defer(dispose) {
       disposers.push(dispose);
     },
@@ -317,6 +371,19 @@ export async function openHookSession(options: HookSessionOptions): Promise<Hook
       closing ??= disposeAll(disposers);
       return closing;
     },
+  };
+}
+
+/** The settings with only the groups of the managed layer (`managed`), or only the others. */
+function managedGroups(settings: EffectiveSettings, managed: boolean): EffectiveSettings {
+  return {
+    ...settings,
+    events: Object.fromEntries(
+      Object.entries(settings.events).map(([event, groups]) => [
+        event,
+        groups.filter((group) => (group.layer === 'managed') === managed),
+      ]),
+    ),
   };
 }
 

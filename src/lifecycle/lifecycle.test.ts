@@ -62,7 +62,13 @@ describe('the lifecycle with no hook observing its events', () => {
       afterTurn(hooks, turn),
     ];
     for (const decision of decisions) expect(decision instanceof Promise).toBe(false);
-    expect(decisions[0]).toEqual({ kind: 'submit', before: undefined, after: undefined });
+    expect(decisions[0]).toEqual({
+      kind: 'submit',
+      prompt: 'hello',
+      rewritten: false,
+      before: undefined,
+      after: undefined,
+    });
     expect(decisions[3]).toEqual({ kind: 'run', args: call.args, rewritten: false });
     expect(decisions[6]).toEqual({ kind: 'end', status: 'completed', answered: false });
   });

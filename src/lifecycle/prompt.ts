@@ -8,9 +8,15 @@ import type { LifecycleHooks } from './lifecycle-hooks.ts';
 import { deniedTurnEnd } from './turn-end.ts';
 
 export type PromptDecision =
-  /** Send the prompt with `before` / `after` around it (either may be absent). */
+  /**
+   * Send `prompt` (the submitted text, or a hook's rewrite of it) with `before` / `after` around
+   * it (either may be absent).
+   */
   | {
       readonly kind: 'submit';
+      readonly prompt: string;
+      /** True when a hook rewrote the prompt's text. */
+      readonly rewritten: boolean;
       readonly before: string | undefined;
       readonly after: string | undefined;
     }
@@ -36,7 +42,8 @@ export function submitPrompt(
 ): PromptDecision | Promise<PromptDecision> {
   const before = nonEmpty(sessionContext);
   const fired = hooks.fire('promptSubmit', () => ({ prompt }));
-  if (fired === undefined) return { kind: 'submit', before, after: undefined };
+  if (fired === undefined)
+    return { kind: 'submit', prompt, rewritten: false, before, after: undefined };
   return fired.then((action): PromptDecision => {
     if (action.kind === 'deny')
       return {
@@ -45,6 +52,13 @@ export function submitPrompt(
         turnEnd: deniedTurnEnd('UserPromptSubmit', action.reason),
       };
     if (action.kind === 'stop') return { kind: 'stop', reason: action.reason, before };
-    return { kind: 'submit', before, after: nonEmpty(action.additionalContext) };
+    const rewritten = action.prompt !== undefined && action.prompt !== prompt;
+    return {
+      kind: 'submit',
+      prompt: rewritten ? (action.prompt ?? prompt) : prompt,
+      rewritten,
+      before,
+      after: nonEmpty(action.additionalContext),
+    };
   });
 }

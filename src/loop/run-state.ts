@@ -130,8 +130,8 @@ export interface TurnEnd {
 export interface TurnState {
   /** One-based turn number within the session. */
   readonly number: number;
-  /** The prompt that opened the turn. */
-  readonly prompt: string;
+  /** The prompt that opened the turn (as a UserPromptSubmit hook rewrote it, if one did). */
+  prompt: string;
   /** History index of the message the next model call answers (prompt, feedback, continuation). */
   promptIndex: number;
   /** Stop continuations spent in this turn. */

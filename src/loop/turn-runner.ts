@@ -117,6 +117,8 @@ async function runTurnBody(run: RunState, turn: TurnState): Promise<TurnEnd> {
     });
     return { status: 'stopped', reason: decision.reason, endsRun: true };
   }
+  // A hook's rewrite of the prompt's text is what the model reads (and the turn's prompt).
+  if (decision?.rewritten === true) turn.prompt = decision.prompt;
   run.appendMessage({
     speaker: 'human',
     blocks: promptBlocks(decision?.before ?? sessionContext, turn.prompt, decision?.after),

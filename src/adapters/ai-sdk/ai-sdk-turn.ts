@@ -110,8 +110,16 @@ export async function openTurn(
     session.endTurn(turn, 'stopped', decision.reason);
     throw new HookStoppedError('UserPromptSubmit', decision.reason);
   }
-  const changed = decision.before !== undefined || decision.after !== undefined;
-  const sent = changed ? withPromptContext(messages, decision.before, decision.after) : messages;
+  const changed =
+    decision.before !== undefined || decision.after !== undefined || decision.rewritten;
+  const sent = changed
+    ? withPromptContext(
+        messages,
+        decision.before,
+        decision.after,
+        decision.rewritten ? decision.prompt : undefined,
+      )
+    : messages;
   const last = sent.at(-1);
   if (last !== undefined) session.recordMessages(turn, () => fromModelMessages([last]));
   return { prompt, messages: sent, changed, turn };

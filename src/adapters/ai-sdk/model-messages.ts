@@ -41,18 +41,27 @@ export function withPromptContext(
   messages: readonly ModelMessage[],
   before: string | undefined,
   after: string | undefined,
+  prompt?: string,
 ): ModelMessage[] {
   const copy = [...messages];
   const hasBefore = before !== undefined && before !== '';
   const hasAfter = after !== undefined && after !== '';
-  if (!hasBefore && !hasAfter) return copy;
+  if (!hasBefore && !hasAfter && prompt === undefined) return copy;
   for (let index = copy.length - 1; index >= 0; index--) {
     const entry = copy[index];
     if (entry?.role !== 'user') continue;
-    const parts =
+    const given =
       typeof entry.content === 'string'
         ? [{ type: 'text' as const, text: entry.content }]
         : entry.content;
+    // A hook's rewrite of the prompt replaces its text; other parts (images, files) stay.
+    const parts =
+      prompt === undefined
+        ? given
+        : [
+            { type: 'text' as const, text: prompt },
+            ...given.filter((part) => part.type !== 'text'),
+          ];
     copy[index] = {
       ...entry,
       content: [

@@ -278,6 +278,13 @@ export function toClaudeAgentHooks(hw: ClaudeBridgeSource): ClaudeAgentHooks {
         const decision = await submitPrompt(hooksOf(context), input.prompt, undefined);
         if (decision.kind === 'stop') return stopped(decision.reason);
         if (decision.kind === 'deny') return { decision: 'block', reason: decision.reason };
+        // Claude Code's UserPromptSubmit cannot replace the prompt: a rewrite is refused here.
+        if (decision.rewritten)
+          return {
+            decision: 'block',
+            reason:
+              'a hook rewrote the prompt, which the Claude Agent SDK cannot send in its place; the prompt was not sent',
+          };
         return decision.after === undefined
           ? CONTINUE
           : {

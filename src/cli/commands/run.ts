@@ -46,6 +46,8 @@ import { composeSystemPrompt, localDate, readSystemPromptOption } from '../syste
 /** Options of `hookwire run` (as commander parses them). */
 export interface RunCommandOptions extends SettingsCommandOptions {
   readonly model: string;
+  /** `--mods-partial`: refused Claude Code mods are left out with a warning instead of stopping the run. */
+  readonly modsPartial?: boolean;
   readonly baseUrl?: string;
   readonly maxModelCalls?: string;
   readonly maxInvalidToolCalls?: string;
@@ -211,6 +213,7 @@ export async function runCommand(
   // A failClosed guard that keeps failing is said once per hook at the end, with its count.
   const hookFailures = new HookFailureTally();
   const hookSession = await openCommandHookSession(options, {
+    ...(options.modsPartial === true ? { modsPartial: true } : {}),
     onHookRun: (record, verdict) => {
       hookFailures.add(record);
       output.hookRun(record, verdict);
@@ -244,6 +247,8 @@ export async function runCommand(
   const notice = untrustedNotice(settings, options, instructionFiles, projectAgentFiles);
   if (notice !== undefined) process.stderr.write(`${notice}\n`);
   printSettingsWarnings(settings);
+  for (const warning of hookSession.modWarnings)
+    process.stderr.write(`hookwire: warning: ${warning}\n`);
   if (options.sandbox !== true && hooksNeedSandbox(settings)) {
     await requireSandbox('a hook with "sandbox": true needs bubblewrap (bwrap)').catch(
       async (error: unknown) => {

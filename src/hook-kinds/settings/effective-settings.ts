@@ -143,6 +143,12 @@ export interface EffectiveSettings {
   readonly systemPrompt?: { readonly value: string; readonly file: string };
   /** `maxStopContinuations` of the last layer that sets it, with its file; absent: none does. */
   readonly maxStopContinuations?: { readonly value: number; readonly file: string };
+  /**
+   * Claude Code mods: `pluginConfigs` of the managed, user and `--settings` files (a later
+   * file's entry for a plugin replaces an earlier one's; the managed one wins), and the managed
+   * file's `prependPlugins` / `appendPlugins`. A project file's are not read.
+   */
+  readonly mods: EffectiveModsSettings;
   /** Loosening settings of files inside the project that are not trusted (see `IgnoredSetting`). */
   readonly ignoredSettings: readonly IgnoredSetting[];
   /**
@@ -169,6 +175,32 @@ export interface EffectiveSettings {
    * stderr, `hooks validate` lists them.
    */
   readonly warnings: readonly string[];
+}
+
+/** See `EffectiveSettings.mods`. */
+export interface EffectiveModsSettings {
+  readonly pluginConfigs: Readonly<
+    Record<
+      string,
+      { readonly options?: Readonly<Record<string, unknown>>; readonly failClosed?: boolean }
+    >
+  >;
+  readonly prependPlugins: readonly string[];
+  readonly appendPlugins: readonly string[];
+}
+
+function modsOf(parsedFiles: readonly ParsedSettingsFile[]): EffectiveModsSettings {
+  const yours = parsedFiles.filter((parsed) => parsed.layer === 'user' || parsed.layer === 'extra');
+  const managed = parsedFiles.filter((parsed) => parsed.layer === 'managed');
+  const pluginConfigs: Record<string, { options?: Record<string, unknown>; failClosed?: boolean }> =
+    {};
+  for (const parsed of [...yours, ...managed])
+    Object.assign(pluginConfigs, parsed.mods?.pluginConfigs);
+  return {
+    pluginConfigs,
+    prependPlugins: managed.flatMap((parsed) => parsed.mods?.prependPlugins ?? []),
+    appendPlugins: managed.flatMap((parsed) => parsed.mods?.appendPlugins ?? []),
+  };
 }
 
 /** A plugin left out as not trusted: `fingerprint` is what `hookwire hooks trust` records. */
@@ -384,6 +416,7 @@ export function mergeSettingsFiles(
     ...maxContextTokensOf(parsedFiles),
     recordPayloads: recordPayloadsOf(parsedFiles),
     ...maxStopContinuationsOf(parsedFiles),
+    mods: modsOf(parsedFiles),
     ...systemPrompt,
     ...mergeMcpServers(parsedFiles, trust),
     allowManagedHooksOnly: policy !== undefined,

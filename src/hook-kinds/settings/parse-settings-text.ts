@@ -28,7 +28,21 @@ import { parseJsonText, type JsonDuplicateKey } from '../../wire/json-text.ts';
 import { MAX_ISSUES_PER_FILE, SETTINGS_LIMITS, settingsTooLargeIssue } from './settings-limits.ts';
 
 /** One settings file, validated: its groups in document order. */
+/** The Claude Code mods settings of one file, as written. */
+export interface ModsSettingsFields {
+  readonly pluginConfigs?: Readonly<
+    Record<
+      string,
+      { readonly options?: Readonly<Record<string, unknown>>; readonly failClosed?: boolean }
+    >
+  >;
+  readonly prependPlugins?: readonly string[];
+  readonly appendPlugins?: readonly string[];
+}
+
 export interface ParsedSettingsFile {
+  /** `pluginConfigs`, `prependPlugins`, `appendPlugins` as written. */
+  readonly mods?: ModsSettingsFields;
   readonly file: string;
   readonly layer: SettingsLayer;
   /** `allowManagedHooksOnly` as written (only the managed layer may set it). */
@@ -226,6 +240,28 @@ export function readSettingsText(text: string, origin: SettingsTextOrigin): Sett
         : {}),
       ...(isJsonObject(raw) && typeof raw.maxStopContinuations === 'number'
         ? { maxStopContinuations: raw.maxStopContinuations }
+        : {}),
+      ...(isJsonObject(raw) &&
+      (raw.pluginConfigs !== undefined ||
+        raw.prependPlugins !== undefined ||
+        raw.appendPlugins !== undefined)
+        ? {
+            mods: {
+              ...(isJsonObject(raw.pluginConfigs)
+                ? {
+                    pluginConfigs: raw.pluginConfigs as NonNullable<
+                      ModsSettingsFields['pluginConfigs']
+                    >,
+                  }
+                : {}),
+              ...(Array.isArray(raw.prependPlugins)
+                ? { prependPlugins: raw.prependPlugins as string[] }
+                : {}),
+              ...(Array.isArray(raw.appendPlugins)
+                ? { appendPlugins: raw.appendPlugins as string[] }
+                : {}),
+            },
+          }
         : {}),
     },
     issues,

@@ -179,6 +179,38 @@ export const settingsFileSchema = z
       description:
         "The main agent's system prompt for hookwire run, in place of the default one (like --system-prompt, which wins); project instructions (AGENTS.md, CLAUDE.md, GEMINI.md) and --append-system-prompt still follow it. The last layer that sets it wins; from a file inside the project it applies once trusted (hookwire hooks trust).",
     }),
+    pluginConfigs: z
+      .record(
+        z.string().min(1),
+        z
+          .strictObject({
+            options: z.record(z.string(), z.unknown()).optional().meta({
+              description:
+                "Overrides the plugin's userConfig defaults (plugin.json); its mods get them as register's options.",
+            }),
+            failClosed: z.boolean().optional().meta({
+              description:
+                "true: a failure of one of the plugin's mod hooks (throw, timeout, wrong shape, wedged worker) denies what it guards, instead of Claude Code's skip. Default false.",
+            }),
+          })
+          .meta({
+            id: 'SettingsPluginConfig',
+            description: "One Claude Code plugin's configuration.",
+          }),
+      )
+      .optional()
+      .meta({
+        description:
+          "Claude Code plugins' configuration, by plugin name (\"<name>@inline\" for a --plugin-dir plugin, as Claude Code spells it). Read from the managed, user and --settings files only; a later file's entry for a plugin replaces an earlier one's, and the managed one wins.",
+      }),
+    prependPlugins: z.array(z.string().min(1)).optional().meta({
+      description:
+        'Managed policy file only: Claude Code plugins (by name, or "<name>@inline") whose mods run outermost, before every other mod, in this order; only they may use next.to.',
+    }),
+    appendPlugins: z.array(z.string().min(1)).optional().meta({
+      description:
+        'Managed policy file only: Claude Code plugins whose mods run innermost, after the other mods, in this order; only they (and prependPlugins) may use next.to.',
+    }),
     maxStopContinuations: z.int().min(0).optional().meta({
       description:
         'How many times Stop (and SubagentStop) hooks may keep one turn going by blocking, like --max-stop-continuations (which wins); 0 lets no block continue a turn. The last layer that sets it wins.',
