@@ -13,6 +13,7 @@
  *   settings and are ignored without a word. Gemini CLI's `hooksConfig` (`enabled`, `disabled`)
  *   is honoured.
  */
+import { isRelayCommand } from './relay-entries.ts';
 import { parse as parseToml } from 'smol-toml';
 import {
   MATCHER_TARGET,
@@ -266,6 +267,8 @@ class Reader {
       this.warn(`${path}.command`, 'is missing or empty: this hook is skipped');
       return undefined;
     }
+    // `hookwire relay install`'s entry: it runs hookwire's own hooks, which already run here.
+    if (isRelayCommand(command)) return undefined;
     const name =
       typeof hook['name'] === 'string' && hook['name'].trim() !== '' ? hook['name'] : undefined;
     if (this.disabled.has(name ?? '') || this.disabled.has(command)) return undefined;
