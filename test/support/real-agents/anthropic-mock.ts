@@ -26,6 +26,7 @@ export interface MessagesBody {
   readonly tools?: readonly { readonly name: string }[];
   readonly messages: readonly { readonly role: string; readonly content: unknown }[];
   readonly system?: unknown;
+  readonly stream?: boolean;
 }
 
 /** A streamed Messages API answer of one block. */
@@ -86,15 +87,34 @@ export function messageStream(model: string, block: MockBlock, id = 'msg_mock'):
   return { type: 'sse', events };
 }
 
+/** The same answer as one JSON message (a client that does not stream). */
+export function messageJson(model: string, block: MockBlock, id = 'msg_mock'): ScriptedReply {
+  return {
+    type: 'json',
+    body: {
+      id,
+      type: 'message',
+      role: 'assistant',
+      model,
+      content: [block],
+      stop_reason: block.type === 'text' ? 'end_turn' : 'tool_use',
+      stop_sequence: null,
+      usage: { input_tokens: 10, output_tokens: 5 },
+    },
+  };
+}
+
 export const isMessages = (request: RecordedRequest): boolean =>
   request.method === 'POST' &&
   request.path.startsWith('/v1/messages') &&
   !request.path.includes('count_tokens');
 
-/** A request of the agent's own loop (it offers the Bash tool), not a side request. */
+/** A request of the agent's own loop (it offers a shell tool: Claude's Bash, hookwire's shell). */
 export const isAgentCall = (request: RecordedRequest): boolean =>
   isMessages(request) &&
-  ((request.body as MessagesBody).tools ?? []).some((tool) => tool.name === 'Bash');
+  ((request.body as MessagesBody).tools ?? []).some(
+    (tool) => tool.name === 'Bash' || tool.name === 'shell',
+  );
 
 /** The `tool_result` blocks of a request's last message. */
 export function toolResultsOf(
@@ -131,8 +151,12 @@ export class AnthropicMock {
     return this.server.requests.filter(isAgentCall);
   }
 
+  /** When each agent call arrived (`performance.now()`), in order, since the last `script`. */
+  times: number[] = [];
+
   script(answer: (index: number, request: RecordedRequest) => MockBlock): void {
     this.server.reset();
+    this.times = [];
     let index = 0;
     this.server.replyWith((request) => {
       if (!isMessages(request))
@@ -143,7 +167,11 @@ export class AnthropicMock {
         };
       const body = request.body as MessagesBody;
       if (!isAgentCall(request)) return messageStream(body.model, { type: 'text', text: 'ok' });
-      return messageStream(body.model, answer(index++, request), `msg_${index}`);
+      const block = answer(index, request);
+      this.times.push(performance.now());
+      index++;
+      if (body.stream !== true) return messageJson(body.model, block, `msg_${index}`);
+      return messageStream(body.model, block, `msg_${index}`);
     });
   }
 
