@@ -128,7 +128,8 @@ describe.skipIf(!existsSync(NATIVE))('the native relay client and the project da
     expect(denialOf(denied)).toContain('no rm');
     const allowed = await native(pre('ls'));
     expect(allowed).toEqual({ code: 0, stdout: '', stderr: '' });
-    expect(statSync(socketFile()).mode & 0o777).toBe(0o600);
+    // Owner-only: nobody else may connect.
+    expect(statSync(socketFile()).mode & 0o077).toBe(0);
     expect(statSync(join(runtime, 'hookwire')).mode & 0o777).toBe(0o700);
     // Both events went to one daemon.
     const pid = daemonPid();
