@@ -130,12 +130,12 @@ function runHookwire(project: string, baseUrl: string, env: Record<string, strin
         'run',
         'Run true a few times.',
         '--model',
-        'anthropic:claude-sonnet-4-5',
+        'anthropic:claude-sonnet-4-6',
         '--base-url',
         baseUrl,
         '--cwd',
         project,
-        '--max-turns',
+        '--max-model-calls',
         String(CALLS + 2),
       ],
       {
@@ -178,6 +178,7 @@ async function measure(
       prompt: 'Run true a few times.',
       env,
       timeoutMs: 300_000,
+      maxTurns: CALLS + 3,
     });
   const gaps = mock.times.slice(1).map((time, index) => time - (mock.times[index] ?? time));
   if (gaps.length < CALLS)

@@ -24,6 +24,8 @@ export interface ClaudeRunOptions {
   /** More environment (e.g. hookwire's `HOOKWIRE_HOME`, `XDG_RUNTIME_DIR`). */
   readonly env?: Readonly<Record<string, string>>;
   readonly timeoutMs?: number;
+  /** `--max-turns` (default 6). */
+  readonly maxTurns?: number;
 }
 
 /** The environment Claude Code runs offline with, against `baseUrl`. */
@@ -53,11 +55,11 @@ export function runClaude(options: ClaudeRunOptions): Promise<ClaudeRun> {
         '-p',
         options.prompt,
         '--model',
-        'claude-sonnet-4-5',
+        'claude-sonnet-4-6',
         '--allowedTools',
         'Bash',
         '--max-turns',
-        '6',
+        String(options.maxTurns ?? 6),
       ],
       {
         cwd: options.project,
