@@ -144,7 +144,9 @@ function runHookwire(project: string, baseUrl: string, env: Record<string, strin
       },
     );
     child.on('error', reject);
-    child.on('close', () => settle());
+    child.on('close', () => {
+      settle();
+    });
   });
 }
 

@@ -77,7 +77,9 @@ function native(payload: object, extra: NodeJS.ProcessEnv = {}): Promise<Answer>
     child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
     child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
     child.on('error', reject);
-    child.on('close', (code) => settle({ code, stdout, stderr }));
+    child.on('close', (code) => {
+      settle({ code, stdout, stderr });
+    });
     child.stdin.end(JSON.stringify(payload));
   });
 }

@@ -206,7 +206,10 @@ export async function runRelayDaemon(options: RelayDaemonOptions): Promise<void>
       clearTimeout(idle);
       await new Promise<void>((settle) => {
         if (server === undefined) settle();
-        else server.close(() => { settle(); });
+        else
+          server.close(() => {
+            settle();
+          });
       });
       await unlink(options.paths.socket).catch(() => undefined);
       await unlink(options.paths.pid).catch(() => undefined);
@@ -257,7 +260,9 @@ export async function runRelayDaemon(options: RelayDaemonOptions): Promise<void>
     const listen = (): Promise<void> =>
       new Promise<void>((settle, reject) => {
         server?.once('error', reject);
-        server?.listen(options.paths.socket, () => { settle(); });
+        server?.listen(options.paths.socket, () => {
+          settle();
+        });
       });
     try {
       await listen();
