@@ -13,7 +13,8 @@
  *   build connects (that client starts its own build's daemon); it removes its socket as it goes.
  */
 import { createServer, type Server, type Socket } from 'node:net';
-import { stat, unlink, writeFile } from 'node:fs/promises';
+import { statSync } from 'node:fs';
+import { unlink, writeFile } from 'node:fs/promises';
 import { answers } from './relay-client.ts';
 import { join } from 'node:path';
 import type { ClaudeAgentHooks } from '../../claude-agent-sdk.ts';
@@ -55,16 +56,22 @@ interface OpenHooks {
   readonly files: readonly string[];
 }
 
-async function stampOf(files: readonly string[]): Promise<string> {
-  const times = await Promise.all(
-    files.map((file) =>
-      stat(file, { bigint: true }).then(
-        (info) => `${info.mtimeNs}:${info.size}`,
-        () => 'absent',
-      ),
-    ),
-  );
-  return times.join('|');
+/**
+ * The modification times and sizes of `files`, read synchronously: a handful of `stat` calls cost
+ * microseconds, where a round trip through the thread pool per file costs a wake-up each on a busy
+ * machine (this runs on every event).
+ */
+function stampOf(files: readonly string[]): string {
+  return files
+    .map((file) => {
+      try {
+        const info = statSync(file, { bigint: true });
+        return `${info.mtimeNs}:${info.size}`;
+      } catch {
+        return 'absent';
+      }
+    })
+    .join('|');
 }
 
 /** Runs the daemon until it stops; resolves then. */
@@ -133,13 +140,13 @@ export async function runRelayDaemon(options: RelayDaemonOptions): Promise<void>
         });
       },
     });
-    return { session, callbacks, files, stamp: await stampOf(files) };
+    return { session, callbacks, files, stamp: stampOf(files) };
   };
   /** The project's hooks, opened again when a settings file or the trust record changed. */
   const current = async (): Promise<OpenHooks> => {
     if (hooks !== undefined) {
       const known = await hooks.catch(() => undefined);
-      if (known !== undefined && (await stampOf(known.files)) === known.stamp) return known;
+      if (known !== undefined && stampOf(known.files) === known.stamp) return known;
       const stale = hooks;
       hooks = undefined;
       void stale.then((old) => old.session.close()).catch(() => undefined);

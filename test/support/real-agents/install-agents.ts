@@ -68,12 +68,13 @@ export function installRealAgents(): RealAgents {
     path: string,
     args: readonly string[],
     expected: string,
+    installed = path,
   ): { path: string } | { skip: string } => {
-    if (!existsSync(path)) return { skip: `${path} is not installed` };
+    if (!existsSync(installed)) return { skip: `${installed} is not installed` };
     try {
       const printed = version(path, args);
       return printed.includes(expected)
-        ? { path }
+        ? { path: installed }
         : { skip: `${path} ${args.join(' ')} printed ${printed}` };
     } catch (error) {
       return { skip: `${path} --version failed: ${(error as Error).message.split('\n')[0] ?? ''}` };
@@ -81,6 +82,6 @@ export function installRealAgents(): RealAgents {
   };
   return {
     claude: check(claude, ['--version'], CLAUDE_CODE_VERSION),
-    gemini: check(process.execPath, [gemini, '--version'], GEMINI_CLI_VERSION),
+    gemini: check(process.execPath, [gemini, '--version'], GEMINI_CLI_VERSION, gemini),
   };
 }
