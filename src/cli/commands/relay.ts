@@ -15,7 +15,12 @@ import { CliError } from '../cli-error.ts';
 import { parseTimeout } from '../../hook-kinds/duration.ts';
 import { writeStdout } from '../output/stdout.ts';
 import { readStdin } from '../read-stdin.ts';
-import { isRelayTool, RELAY_TOOLS, type RelayTool } from '../relay/relay-dialects.ts';
+import {
+  isRelayTool,
+  RELAY_TOOL_RULES,
+  RELAY_TOOLS,
+  type RelayTool,
+} from '../relay/relay-dialects.ts';
 import { buildIdOf, relayPaths } from '../relay/relay-paths.ts';
 
 /** The idle period after which a daemon stops, unless `--idle` says otherwise. */
@@ -54,7 +59,7 @@ function toolOf(value: string | undefined, flag: string): RelayTool {
 
 /** The project a relay client runs for: the calling tool's project variable, else the cwd. */
 function projectOf(tool: RelayTool, cwd: string | undefined): string {
-  const variable = tool === 'claude' ? 'CLAUDE_PROJECT_DIR' : 'GEMINI_PROJECT_DIR';
+  const variable = RELAY_TOOL_RULES[tool].projectVariable;
   return cwd ?? process.env[variable] ?? process.env['HOOKWIRE_PROJECT_DIR'] ?? process.cwd();
 }
 

@@ -22,10 +22,8 @@ import type { HookSession } from '../../host/hook-session.ts';
 import type { TranscriptWriter } from '../../loop/transcript.ts';
 import type { ObservedHookRun } from '../../events/observed-hook-run.ts';
 import {
-  claudeAnswerToGemini,
-  geminiToClaude,
-  geminiToolOf,
   isRelayTool,
+  RELAY_TOOL_RULES,
   unreachableAnswer,
   type RelayAnswer,
   type RelayTool,
@@ -44,7 +42,6 @@ export interface RelayDaemonOptions {
 }
 
 const SESSION_ID = /^[A-Za-z0-9._-]+$/;
-const TITLES: Readonly<Record<RelayTool, string>> = { claude: 'Claude Code', gemini: 'Gemini CLI' };
 
 type Fields = Readonly<Record<string, unknown>>;
 
@@ -106,7 +103,10 @@ export async function runRelayDaemon(options: RelayDaemonOptions): Promise<void>
         });
         opened.append({
           type: 'hook-report',
-          report: { level: 'message', text: `relayed from ${TITLES[tool]} by hookwire relay` },
+          report: {
+            level: 'message',
+            text: `relayed from ${RELAY_TOOL_RULES[tool].title} by hookwire relay`,
+          },
           time,
         });
         return opened;
@@ -170,7 +170,8 @@ export async function runRelayDaemon(options: RelayDaemonOptions): Promise<void>
     }
     const event = typeof payload['hook_event_name'] === 'string' ? payload['hook_event_name'] : '';
     try {
-      const input = tool === 'gemini' ? geminiToClaude(payload) : payload;
+      const rules = RELAY_TOOL_RULES[tool];
+      const input = rules.toClaude(payload);
       const claudeEvent = String(input['hook_event_name']);
       const { callbacks } = await current();
       const callback = callbacks[claudeEvent as keyof ClaudeAgentHooks]?.[0]?.hooks[0];
@@ -185,8 +186,7 @@ export async function runRelayDaemon(options: RelayDaemonOptions): Promise<void>
         { signal: new AbortController().signal },
       )) as Fields;
       writer?.commit();
-      const written =
-        tool === 'gemini' ? claudeAnswerToGemini(event, output, geminiToolOf(payload)) : output;
+      const written = rules.fromClaude(output, payload);
       return {
         exit: 0,
         stdout: Object.keys(written).length === 0 ? '' : JSON.stringify(written),

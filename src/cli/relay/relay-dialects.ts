@@ -73,7 +73,7 @@ const DENYING = new Set(['PreToolUse', 'PermissionRequest', 'UserPromptSubmit'])
 
 /** The Claude Code event a tool's event name stands for. */
 export function claudeEventOf(tool: RelayTool, event: string): string {
-  return tool === 'gemini' ? (GEMINI_EVENTS[event] ?? event) : event;
+  return RELAY_TOOL_RULES[tool].events[event] ?? event;
 }
 
 /** What the calling tool is told when hookwire cannot answer (see the module doc). */
@@ -139,3 +139,47 @@ export function geminiToolOf(payload: Fields): string | undefined {
     ? foreignToolName('gemini', hookwireToolName('gemini', name))
     : undefined;
 }
+
+/** Everything the relay knows about one calling tool, as one object (no branching on its name). */
+export interface RelayToolRules {
+  /** How the tool calls itself in messages. */
+  readonly title: string;
+  /** The variable holding the project directory in its hooks' environment. */
+  readonly projectVariable: string;
+  /** Its settings folder, under the project or the home directory. */
+  readonly settingsDir: string;
+  /** Its deadline for the relay entry, in its unit: far beyond any hookwire hook's. */
+  readonly entryTimeout: number;
+  /** Its event names → Claude Code's, where they differ. */
+  readonly events: Readonly<Record<string, string>>;
+  /** Its payload as Claude Code's input. */
+  toClaude(payload: Fields): Fields;
+  /** Claude Code's answer (the bridge's) in its words; `payload` is the one it sent. */
+  fromClaude(answer: Fields, payload: Fields): Fields;
+}
+
+export const RELAY_TOOL_RULES: Readonly<Record<RelayTool, RelayToolRules>> = {
+  claude: {
+    title: 'Claude Code',
+    projectVariable: 'CLAUDE_PROJECT_DIR',
+    settingsDir: '.claude',
+    entryTimeout: 600,
+    events: {},
+    toClaude: (payload) => payload,
+    fromClaude: (answer) => answer,
+  },
+  gemini: {
+    title: 'Gemini CLI',
+    projectVariable: 'GEMINI_PROJECT_DIR',
+    settingsDir: '.gemini',
+    entryTimeout: 600_000,
+    events: GEMINI_EVENTS,
+    toClaude: geminiToClaude,
+    fromClaude: (answer, payload) =>
+      claudeAnswerToGemini(
+        typeof payload['hook_event_name'] === 'string' ? payload['hook_event_name'] : '',
+        answer,
+        geminiToolOf(payload),
+      ),
+  },
+};

@@ -12,7 +12,7 @@ import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { isRelayCommand } from '../../hook-kinds/dialects/relay-entries.ts';
 import { CliError } from '../cli-error.ts';
-import { RELAY_EVENTS, type RelayTool } from './relay-dialects.ts';
+import { RELAY_EVENTS, RELAY_TOOL_RULES, type RelayTool } from './relay-dialects.ts';
 
 export type RelayScope = 'project' | 'user';
 
@@ -26,11 +26,9 @@ export function settingsFileOf(
   env: NodeJS.ProcessEnv = process.env,
 ): string {
   const root = scope === 'project' ? projectDir : (env['HOME'] ?? homedir());
-  return join(root, tool === 'claude' ? '.claude' : '.gemini', 'settings.json');
+  return join(root, RELAY_TOOL_RULES[tool].settingsDir, 'settings.json');
 }
 
-/** The tool's deadline for the relay entry: far beyond any hookwire hook's, so hookwire's decides. */
-const ENTRY_TIMEOUT: Readonly<Record<RelayTool, number>> = { claude: 600, gemini: 600_000 };
 const TOOL_EVENTS = new Set([
   'PreToolUse',
   'PostToolUse',
@@ -106,7 +104,7 @@ export function withRelay(
   const hooks: Json = { ...(isRecord(base['hooks']) ? base['hooks'] : {}) };
   for (const event of events) {
     const groups = Array.isArray(hooks[event]) ? (hooks[event] as unknown[]) : [];
-    const entry = { type: 'command', command, timeout: ENTRY_TIMEOUT[tool] };
+    const entry = { type: 'command', command, timeout: RELAY_TOOL_RULES[tool].entryTimeout };
     hooks[event] = [
       ...groups,
       TOOL_EVENTS.has(event) ? { matcher: '*', hooks: [entry] } : { hooks: [entry] },
