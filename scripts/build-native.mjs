@@ -1,5 +1,6 @@
 /**
- * Builds the native spawn helper (native/hookwire-spawn.c → native/build/hookwire-spawn) when a
+ * Builds the native spawn helper (native/hookwire-spawn.c → native/build/hookwire-spawn) and the
+ * relay client (native/hookwire-relay.c → native/build/hookwire-relay) when a
  * C compiler (`cc`) exists; run by `npm install` (postinstall) and `npm run build`. Without a
  * compiler, or when the build fails, it says so in one line and exits 0: hookwire then uses the
  * Node spawn helper (same behaviour, a slower spawn; see docs/decisions/0008-process-containment.md).
@@ -36,3 +37,16 @@ if (build.status !== 0) {
 }
 renameSync(partial, output);
 console.log(`build-native: built ${output}`);
+
+// The relay client (docs/decisions/0035-relay-and-daemon.md); without it relay entries run the
+// Node client (`hookwire relay hook`).
+const relaySource = join(root, 'native', 'hookwire-relay.c');
+const relayOutput = join(root, 'native', 'build', 'hookwire-relay');
+const relay = spawnSync(compiler, ['-O2', '-Wall', '-o', `${relayOutput}.partial`, relaySource], {
+  encoding: 'utf8',
+});
+if (relay.status !== 0) {
+  give(`${compiler} failed on the relay client, the Node client is used:\n${relay.stderr.trim()}`);
+}
+renameSync(`${relayOutput}.partial`, relayOutput);
+console.log(`build-native: built ${relayOutput}`);

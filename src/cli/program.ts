@@ -14,6 +14,7 @@ import { reportError } from './report-error.ts';
 import { collectRepeated } from './collect-repeated.ts';
 import type { SettingsCommandOptions } from './settings-options.ts';
 import type { HooksImportOptions } from './commands/hooks-import.ts';
+import type { DaemonOptions, RelayHookOptions, RelayInstallOptions } from './commands/relay.ts';
 
 const SETTINGS_HELP =
   'a settings file loaded after the managed, user, project and local layers (repeatable; relative to the working directory)';
@@ -401,6 +402,105 @@ function addCompact(program: Command): void {
     );
 }
 
+function addRelay(program: Command): void {
+  const relay = program
+    .command('relay')
+    .description(
+      "Run hookwire's hooks inside Claude Code and Gemini CLI: relay entries in their settings hand each event to a per-project hookwire daemon.",
+    );
+  relay
+    .command('hook')
+    .description(
+      "The Node relay client a relay entry runs: the tool's payload on stdin, its answer out.",
+    )
+    .requiredOption('--from <tool>', 'the calling tool: claude or gemini')
+    .option(
+      '--cwd <dir>',
+      "the project (default: the tool's project variable, else the working directory)",
+    )
+    .action(
+      action(async (options: RelayHookOptions) => {
+        const { relayHookCommand } = await import('./commands/relay.ts');
+        return relayHookCommand(options);
+      }),
+    );
+  const scope = new Option('--scope <scope>', "project (the project's file) or user (your home's)")
+    .choices(['project', 'user'])
+    .default('project');
+  relay
+    .command('install')
+    .description(
+      "Write one relay entry per event into the tool's settings file, beside your hooks.",
+    )
+    .requiredOption('--into <tool>', 'claude or gemini')
+    .addOption(scope)
+    .option('--events <list>', "only these events (comma-separated, in the tool's names)")
+    .option('--dry-run', 'print the change as a diff and write nothing')
+    .option('--cwd <dir>', CWD_HELP)
+    .action(
+      action(async (options: RelayInstallOptions) => {
+        const { relayInstallCommand } = await import('./commands/relay.ts');
+        return relayInstallCommand(options, false);
+      }),
+    );
+  relay
+    .command('uninstall')
+    .description('Remove exactly the relay entries install wrote.')
+    .requiredOption('--from <tool>', 'claude or gemini')
+    .addOption(scope)
+    .option('--dry-run', 'print the change as a diff and write nothing')
+    .option('--cwd <dir>', CWD_HELP)
+    .action(
+      action(async (options: RelayInstallOptions) => {
+        const { relayInstallCommand } = await import('./commands/relay.ts');
+        return relayInstallCommand(options, true);
+      }),
+    );
+  relay
+    .command('status')
+    .description("Where the relay is installed, and whether the project's daemon runs.")
+    .option('--cwd <dir>', CWD_HELP)
+    .action(
+      action(async (options: { cwd?: string }) => {
+        const { relayStatusCommand } = await import('./commands/relay.ts');
+        return relayStatusCommand(options);
+      }),
+    );
+}
+
+function addDaemon(program: Command): void {
+  const daemon = program
+    .command('daemon')
+    .description(
+      "The project's relay daemon: started by the first relayed event, stopped when idle.",
+    );
+  const idle = new Option(
+    '--idle <duration>',
+    'stop after this long without an event (default 30m)',
+  );
+  for (const [name, description] of [
+    ['run', 'Run the daemon in the foreground (what start runs).'],
+    ['start', 'Start the daemon unless it runs.'],
+    ['status', 'Whether the daemon runs (exit 3 when not).'],
+    ['stop', 'Stop the daemon.'],
+  ] as const) {
+    const command = daemon.command(name).description(description).option('--cwd <dir>', CWD_HELP);
+    if (name === 'run' || name === 'start') command.addOption(idle);
+    command.action(
+      action(async (options: DaemonOptions) => {
+        const commands = await import('./commands/relay.ts');
+        const run = {
+          run: commands.daemonRunCommand,
+          start: commands.daemonStartCommand,
+          status: commands.daemonStatusCommand,
+          stop: commands.daemonStopCommand,
+        }[name];
+        return run(options);
+      }),
+    );
+  }
+}
+
 /** The top-level commands in the order help lists them. */
 const COMMANDS: readonly (readonly [string, (program: Command) => void])[] = [
   ['run', addRun],
@@ -409,6 +509,8 @@ const COMMANDS: readonly (readonly [string, (program: Command) => void])[] = [
   ['doctor', addDoctor],
   ['trace', addTrace],
   ['compact', addCompact],
+  ['relay', addRelay],
+  ['daemon', addDaemon],
 ];
 
 export function createProgram(argv: readonly string[] = process.argv): Command {

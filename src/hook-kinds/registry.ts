@@ -6,12 +6,20 @@ import { z } from 'zod';
 import { commandKind } from './command/command-kind.ts';
 import type { HookConfigBase, HookKind } from './hook-kind.ts';
 import { httpKind } from './http/http-kind.ts';
+import { moduleKind } from './module/module-kind.ts';
 import { processKind } from './process/process-kind.ts';
 import { promptKind } from './prompt/prompt-kind.ts';
 import { ahpKind } from './ahp/ahp-kind.ts';
 
 /** Every kind, in the order settings documentation lists them. */
-export const HOOK_KINDS = [commandKind, processKind, httpKind, promptKind, ahpKind] as const;
+export const HOOK_KINDS = [
+  commandKind,
+  processKind,
+  httpKind,
+  promptKind,
+  ahpKind,
+  moduleKind,
+] as const;
 
 /** A hook's config as loaded from settings: the config of one of the kinds. */
 export type HookConfig = ReturnType<(typeof HOOK_KINDS)[number]['parse']>;

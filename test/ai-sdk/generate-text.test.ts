@@ -3,7 +3,7 @@
  * the wrapped model and tools fire hookwire's hooks, from settings files and in-process hooks.
  */
 import { readFileSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { generateText, isStepCount, jsonSchema, tool } from 'ai';
 import { MockLanguageModelV4 } from 'ai/test';
@@ -223,6 +223,32 @@ describe('PreToolUse from a settings file', () => {
     expect(await run(untrusted)).toEqual([{ path: 'a' }]);
     expect(reports).toEqual([expect.stringContaining('skipped 1 project hook as not trusted')]);
     expect(await run(await open({ trustProject: true }))).toEqual([]);
+  });
+
+  it('a module hook (a .ts file whose default export is an AgentHook) denies: execute never runs', async () => {
+    const module = join(fixture.project.dir, 'guard.ts');
+    await writeFile(
+      module,
+      "export default { onToolCall(_c: unknown, call: { args: { path?: string } }) { return call.args.path === '.env' ? { kind: 'skip', reason: 'module says no' } : { kind: 'run' }; } };\n",
+    );
+    const settings = await fixture.project.settings('hooks.json', {
+      PreToolUse: [{ matcher: 'read_file', hooks: [{ type: 'module', path: module }] }],
+    });
+    const instance = await open({ settings: [settings] });
+    const model = new MockLanguageModelV4({
+      doGenerate: [toolCallAnswer('call-1', 'read_file', { path: '.env' }), textAnswer('ok')],
+    });
+    const ran: unknown[] = [];
+    await instance.generateText({
+      model,
+      tools: { read_file: readFileTool(ran) },
+      prompt: 'Read .env',
+      stopWhen: isStepCount(3),
+    });
+    expect(ran).toEqual([]);
+    expect(toolOutputsOf(model.doGenerateCalls[1]!)).toEqual([
+      { type: 'error-text', value: expect.stringContaining('module says no') as string },
+    ]);
   });
 
   it('relative settings paths resolve against cwd', async () => {

@@ -19,6 +19,7 @@ import {
   type PromptHookConfig,
   type PromptHookRunner,
 } from '../../src/hook-kinds/prompt/index.ts';
+import type { ModuleHookConfig } from '../../src/hook-kinds/module/module-kind.ts';
 import type { HookConfig } from '../../src/hook-kinds/registry.ts';
 import { compileMatcher, type HookGroupConfig } from '../../src/hook-kinds/settings/index.ts';
 
@@ -50,6 +51,13 @@ export function promptHook(
   fields: Partial<Omit<PromptHookConfig, 'type' | 'prompt'>> = {},
 ): PromptHookConfig {
   return { ...base, type: 'prompt', name: 'judge', prompt, ...fields };
+}
+
+export function moduleHook(
+  modulePath: string,
+  fields: Partial<Omit<ModuleHookConfig, 'type' | 'modulePath'>> = {},
+): ModuleHookConfig {
+  return { ...base, type: 'module', name: modulePath, modulePath, ...fields };
 }
 
 /** One settings group for `event` holding `hooks`. */

@@ -35,6 +35,7 @@ import type {
   SyncHookJSONOutput,
 } from '@anthropic-ai/claude-agent-sdk';
 import type { HookReport } from '../../events/context.ts';
+import type { ObservedHookRun } from '../../events/observed-hook-run.ts';
 import type { SessionEndReason, SessionStartSource } from '../../events/index.ts';
 import { RunHookContext } from '../../hooks/hook-context.ts';
 import type { HookStack } from '../../hooks/stack/hook-stack.ts';
@@ -57,6 +58,11 @@ export interface ClaudeBridgeSource {
   readonly stopContinuationsPerTurn?: number;
   /** Receives hook messages and warnings. */
   report?(report: HookReport): void;
+  /**
+   * Receives every hook run, with the session id of the input it ran for (the relay daemon
+   * records them in that session's transcript, for `hooks stats` and `hookwire trace`).
+   */
+  recordHookRun?(sessionId: string, run: ObservedHookRun): void;
 }
 
 /** The SDK's `options.hooks`. */
@@ -124,6 +130,13 @@ export function toClaudeAgentHooks(hw: ClaudeBridgeSource): ClaudeAgentHooks {
       report: (report) => {
         hw.report?.(report);
       },
+      ...(hw.recordHookRun === undefined
+        ? {}
+        : {
+            recordHookRun: (run: ObservedHookRun) => {
+              hw.recordHookRun?.(input.session_id, run);
+            },
+          }),
     });
 
   const handlers: {

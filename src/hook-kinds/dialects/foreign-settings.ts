@@ -14,6 +14,7 @@
  *   is honoured.
  */
 import { dirname } from 'node:path';
+import { isRelayCommand } from './relay-entries.ts';
 import { parse as parseToml } from 'smol-toml';
 import {
   HOOK_EVENT_ALIASES,
@@ -328,6 +329,8 @@ class Reader {
       this.warn(`${path}.command`, 'is missing or empty: this hook is skipped');
       return undefined;
     }
+    // `hookwire relay install`'s entry: it runs hookwire's own hooks, which already run here.
+    if (isRelayCommand(command)) return undefined;
     const name =
       typeof hook['name'] === 'string' && hook['name'].trim() !== '' ? hook['name'] : undefined;
     if (this.disabled.has(name ?? '') || this.disabled.has(command)) return undefined;

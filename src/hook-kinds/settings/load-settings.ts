@@ -335,7 +335,7 @@ async function withNamedFiles(
   projectDir: string,
   projectReal: string,
 ): Promise<ParsedSettingsFile[]> {
-  const { namedFilesOf } = await import('./named-files.ts');
+  const { moduleFileOf, namedFilesOf } = await import('./named-files.ts');
   return Promise.all(
     parsedFiles.map(async (parsed) => {
       if (parsed.groups.length === 0) return parsed;
@@ -344,6 +344,10 @@ async function withNamedFiles(
           ...group,
           hooks: await Promise.all(
             group.hooks.map(async (hook) => {
+              if (hook.type === 'module') {
+                const namedFiles = await moduleFileOf(hook.modulePath, projectDir, projectReal);
+                return namedFiles === undefined ? hook : { ...hook, namedFiles };
+              }
               if (hook.type !== 'command' && hook.type !== 'process') return hook;
               const namedFiles = await namedFilesOf(hook.command, projectDir, [projectReal]);
               return namedFiles === undefined ? hook : { ...hook, namedFiles };

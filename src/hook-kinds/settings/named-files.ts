@@ -430,3 +430,23 @@ const verifiedStates = new VerifiedStates();
 export function changedScriptFailure(changed: readonly string[]): string {
   return `did not run: script changed since trusted: ${changed.join(', ')} (review it, then run "hookwire hooks trust")`;
 }
+
+/**
+ * The file a `module` hook loads, with its state, when it lies inside the project (relative to
+ * `projectDir`, or absolute under it or its real path `projectReal`): trust covers the module's
+ * content as it covers a command's script. `undefined` for a file outside the project.
+ */
+export async function moduleFileOf(
+  modulePath: string,
+  projectDir: string,
+  projectReal: string,
+): Promise<Readonly<Record<string, NamedFileState>> | undefined> {
+  const file = resolve(projectDir, modulePath);
+  for (const root of [resolve(projectDir), resolve(projectReal)]) {
+    const inside = relative(root, file);
+    if (inside === '' || inside.startsWith('..') || isAbsolute(inside)) continue;
+    const state = await namedFileState(file);
+    return state === undefined ? undefined : { [inside.split(sep).join('/')]: state };
+  }
+  return undefined;
+}

@@ -137,7 +137,7 @@ describe('parseSettingsText', () => {
         settings.json: hooks.BeforeTool[0].hooks[1].command: command is empty; fix: write the shell command to run, e.g. "./hooks/guard.sh"
         settings.json: hooks.BeforeTool[0].hooks[1].timeout: timeout "30" has no unit, so it is ambiguous (seconds or milliseconds?); fix: write 30 (seconds) or "30s"
         settings.json: hooks.BeforeTool[0].hooks[2].timeout: timeout "5 minutes" is not a duration hookwire reads; fix: write "5m"
-        settings.json: hooks.BeforeTool[0].hooks[2].tmeout: unknown field "tmeout" in a hook; fix: did you mean "timeout"? (a hook accepts "type", "command", "timeout", "if", "name", "description", "failClosed", "environment", "cwd", "sandbox", "start", "url", "headers", "allowedEnvVars", "prompt", "model", "transport", "authentication", "failurePolicy", "protocolVersion", "includeNative")
+        settings.json: hooks.BeforeTool[0].hooks[2].tmeout: unknown field "tmeout" in a hook; fix: did you mean "timeout"? (a hook accepts "type", "command", "timeout", "if", "name", "description", "failClosed", "environment", "cwd", "sandbox", "start", "url", "headers", "allowedEnvVars", "prompt", "model", "transport", "authentication", "failurePolicy", "protocolVersion", "includeNative", "path")
         settings.json: hooks.BeforeTool[0].hooks[3].timeout: timeout 0 must be greater than zero; fix: give the hook time to run: write 30 (seconds) or "30s"; leave timeout out for the 60 s default
         settings.json: hooks.BeforeTool[1].hooks: hook group has no hooks; fix: add a hook, e.g. [{"type": "command", "command": "..."}], or remove the group
         settings.json: hooks.PostToolUse: event "PostToolUse" must be an array, got an object; fix: write a list of groups: [{"matcher": "...", "hooks": [{"type": "command", "command": "..."}]}]"
@@ -181,7 +181,7 @@ describe('parseSettingsText', () => {
       "Invalid hook settings (3 issues):
         settings.json: PreToolUse: event "PreToolUse" is outside "hooks"; fix: move it under "hooks": {"hooks": {"PreToolUse": [...]}}
         settings.json: hooks.Stop[0].timeout: unknown field "timeout" in a hook group ("timeout" belongs to each hook inside "hooks"); fix: remove it (a hook group accepts "matcher", "sequential", "dialect", "dialectEvent", "hooks")
-        settings.json: hooks.Stop[0].hooks[0].matcher: unknown field "matcher" in a hook ("matcher" belongs to the group around "hooks"); fix: remove it (a hook accepts "type", "command", "timeout", "if", "name", "description", "failClosed", "environment", "cwd", "sandbox", "start", "url", "headers", "allowedEnvVars", "prompt", "model", "transport", "authentication", "failurePolicy", "protocolVersion", "includeNative")"
+        settings.json: hooks.Stop[0].hooks[0].matcher: unknown field "matcher" in a hook ("matcher" belongs to the group around "hooks"); fix: remove it (a hook accepts "type", "command", "timeout", "if", "name", "description", "failClosed", "environment", "cwd", "sandbox", "start", "url", "headers", "allowedEnvVars", "prompt", "model", "transport", "authentication", "failurePolicy", "protocolVersion", "includeNative", "path")"
     `);
   });
 
