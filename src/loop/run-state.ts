@@ -388,9 +388,10 @@ export class RunState {
     const steps = this.config.stepRunner;
     if (steps === undefined || kind === 'modelSelection')
       return callHook(this.hooks, true, kind, this.context, event);
+    // A runner's answer is the hook's, settled (a journal replays it): the fire sites await it.
     return steps.runHook({ event: kind, turn: this.currentTurn }, () =>
       callHook(this.hooks, true, kind, this.context, event),
-    );
+    ) as HookAnswer<Kind> | undefined;
   }
 
   /**

@@ -48,5 +48,8 @@ export interface StepRunner {
   /** A tool call; resolves to the tool's result, rejects with its error. */
   runTool(step: ToolStepInfo, call: () => Promise<unknown>): Promise<unknown>;
   /** A hook run; its answer, or `undefined` when the hook did not answer (it never observes). */
-  runHook<A>(step: HookStepInfo, call: () => Awaitable<A> | undefined): Awaitable<A> | undefined;
+  runHook<A>(
+    step: HookStepInfo,
+    call: () => Awaitable<A> | undefined,
+  ): Awaitable<A | undefined> | undefined;
 }

@@ -142,6 +142,8 @@ export interface EffectiveSettings {
   readonly systemPrompt?: { readonly value: string; readonly file: string };
   /** `maxStopContinuations` of the last layer that sets it, with its file; absent: none does. */
   readonly maxStopContinuations?: { readonly value: number; readonly file: string };
+  /** `recovery` of every layer, later layers overriding a tool an earlier one names. */
+  readonly recovery: Readonly<Record<string, 'rerun' | 'report'>>;
   /** Loosening settings of files inside the project that are not trusted (see `IgnoredSetting`). */
   readonly ignoredSettings: readonly IgnoredSetting[];
   /**
@@ -365,6 +367,10 @@ export function mergeSettingsFiles(
     ...maxContextTokensOf(parsedFiles),
     recordPayloads: recordPayloadsOf(parsedFiles),
     ...maxStopContinuationsOf(parsedFiles),
+    recovery: Object.assign({}, ...parsedFiles.map((parsed) => parsed.recovery ?? {})) as Record<
+      string,
+      'rerun' | 'report'
+    >,
     ...systemPrompt,
     ...mergeMcpServers(parsedFiles, trust),
     allowManagedHooksOnly: policy !== undefined,

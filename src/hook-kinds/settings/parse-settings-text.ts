@@ -51,6 +51,8 @@ export interface ParsedSettingsFile {
   readonly systemPrompt?: string;
   /** `maxStopContinuations` as written (Stop continuations per turn). */
   readonly maxStopContinuations?: number;
+  /** `recovery` as written: per tool, what an interrupted durable call becomes. */
+  readonly recovery?: Readonly<Record<string, 'rerun' | 'report'>>;
 }
 
 /** An agent type of a settings file's `agents`, and where it was written. */
@@ -208,6 +210,9 @@ export function readSettingsText(text: string, origin: SettingsTextOrigin): Sett
         : {}),
       ...(isJsonObject(raw) && typeof raw.maxStopContinuations === 'number'
         ? { maxStopContinuations: raw.maxStopContinuations }
+        : {}),
+      ...(isJsonObject(raw) && isJsonObject(raw.recovery)
+        ? { recovery: raw.recovery as Readonly<Record<string, 'rerun' | 'report'>> }
         : {}),
     },
     issues,
