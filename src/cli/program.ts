@@ -13,6 +13,7 @@ import { packageVersion } from './package-version.ts';
 import { writeStdout } from './output/stdout.ts';
 import { reportError } from './report-error.ts';
 import { collectRepeated } from './collect-repeated.ts';
+import { CliError } from './cli-error.ts';
 import type { SettingsCommandOptions } from './settings-options.ts';
 import type { HooksImportOptions } from './commands/hooks-import.ts';
 
@@ -61,7 +62,7 @@ function addRun(program: Command): void {
     .command('run')
     .description('Run an agent on a prompt; command hooks from the settings layers steer it.')
     .argument('[prompt]', 'the prompt (read from stdin when absent)')
-    .requiredOption(
+    .option(
       '--model <spec>',
       'PROVIDER:MODEL — scripted:FILE, openai:MODEL, openai-responses:MODEL, openai-compatible:MODEL, anthropic:MODEL, google:MODEL',
     )
@@ -166,14 +167,22 @@ function addRun(program: Command): void {
       "submit the turn to the durable session object hookwire-session through Restate's ingress at this URL (served by hookwire worker); with --resume, continue that durable session",
     )
     .action(
-      action(async (prompt: string | undefined, options: RunCommandOptions) => {
-        if (options.restate !== undefined) {
-          const { runDurableCommand } = await import('./commands/run-durable.ts');
-          return runDurableCommand(prompt, { ...options, restate: options.restate });
-        }
-        const { runCommand } = await import('./commands/run.ts');
-        return runCommand(prompt, options);
-      }),
+      action(
+        async (
+          prompt: string | undefined,
+          options: Omit<RunCommandOptions, 'model'> & { readonly model?: string },
+        ) => {
+          if (options.restate !== undefined) {
+            const { runDurableCommand } = await import('./commands/run-durable.ts');
+            return runDurableCommand(prompt, { ...options, restate: options.restate });
+          }
+          // Required, except for a durable turn (the worker has the model).
+          if (options.model === undefined)
+            throw new CliError("required option '--model <spec>' not specified");
+          const { runCommand } = await import('./commands/run.ts');
+          return runCommand(prompt, { ...options, model: options.model });
+        },
+      ),
     );
 }
 

@@ -20,7 +20,7 @@ interface DurableAnswer {
 
 export async function runDurableCommand(
   prompt: string | undefined,
-  options: RunCommandOptions & { readonly restate: string },
+  options: Omit<RunCommandOptions, 'model'> & { readonly restate: string },
 ): Promise<number> {
   if (prompt === undefined || prompt.trim() === '')
     throw new CliError('The prompt is empty: give the agent something to do.');

@@ -52,7 +52,9 @@ export async function registerDeployment(admin: string, endpoint: string): Promi
 }
 
 export async function workerCommand(options: WorkerCommandOptions): Promise<number> {
-  const port = options.port === undefined ? 9080 : parsePositive(options.port, '--port');
+  const port = options.port === undefined ? 9080 : Number(options.port);
+  if (options.port !== undefined && !/^\d+$/.test(options.port.trim()))
+    throw new CliError(`--port must be a port number (0: any free one), got "${options.port}"`);
   const maxModelCalls = parsePositive(options.maxModelCalls, '--max-model-calls');
   const projectDir = projectDirOf(options);
   const modelOptions = {

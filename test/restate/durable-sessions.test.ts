@@ -1,0 +1,77 @@
+/**
+ * Durable sessions on the real restate-server (from npm, pinned, on loopback in its own mount
+ * namespace): two `hookwire worker` processes behind one balancer, a loopback model answering
+ * from the request, the session object `hookwire-session` driven through Restate's ingress and
+ * `hookwire run --restate`. Skipped, saying why, where restate-server cannot run (not root).
+ */
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startDurableFixture, type DurableFixture } from '../support/durable-fixture.ts';
+import { CLI, restateUnavailable } from '../support/restate-cluster.ts';
+
+const unavailable = restateUnavailable();
+if (unavailable !== undefined) console.warn(`durable-session tests skipped: ${unavailable}`);
+
+/** A hook that appends `EVENT tool_use_id` to $HOOK_LOG, one line per run. */
+const LOG_HOOK = `node -e "const p=JSON.parse(require('fs').readFileSync(0,'utf8'));require('fs').appendFileSync(process.env.HOOK_LOG, p.hook_event_name+' '+(p.tool_use_id??'')+' '+(p.session_id??'')+'\\\\n')"`;
+/** A Stop hook that blocks the first Stop of each session (a continuation), then lets it stop. */
+const STOP_ONCE = `node -e "const p=JSON.parse(require('fs').readFileSync(0,'utf8'));if(!p.stop_hook_active){process.stdout.write(JSON.stringify({decision:'block',reason:'check your work once more'}))}"`;
+/** Denies shell commands that mention "forbidden". */
+const DENY_FORBIDDEN = `node -e "const p=JSON.parse(require('fs').readFileSync(0,'utf8'));if(JSON.stringify(p.tool_input).includes('forbidden')){process.stderr.write('no forbidden things');process.exit(2)}"`;
+
+describe.skipIf(unavailable !== undefined)('durable sessions on Restate', () => {
+  let root: string;
+  let fixture: DurableFixture;
+
+  beforeAll(async () => {
+    root = await mkdtemp(join(tmpdir(), 'hookwire-restate-'));
+    fixture = await startDurableFixture(root, {
+      sleep: 0,
+      settings: {
+        hooks: {
+          PostToolUse: [{ hooks: [{ type: 'command', command: LOG_HOOK }] }],
+          Stop: [{ hooks: [{ type: 'command', command: LOG_HOOK }] }],
+        },
+      },
+    });
+  }, 120_000);
+
+  afterAll(async () => {
+    await fixture?.stop();
+    await rm(root, { recursive: true, force: true });
+  });
+
+  it('runs a turn through hookwire run --restate: the json result object, each call once, state()', async () => {
+    // Asynchronously: the loopback model answers from this process.
+    const outcome = await promisify(execFile)(process.execPath, [
+      CLI,
+      'run',
+      'session basic steps 3',
+      '--restate',
+      fixture.restate.ingress,
+      '--resume',
+      'basic',
+      '--output-format',
+      'json',
+    ]);
+    expect(outcome.stderr).toBe('');
+    const result = JSON.parse(outcome.stdout) as Record<string, unknown>;
+    expect(result).toMatchObject({ sessionId: 'basic', status: 'completed', modelCalls: 4 });
+    expect(String(result.result)).toContain('done basic after 3 calls, 0 interrupted');
+    const lines = (await fixture.effectLines()).filter((line) => line.startsWith('basic '));
+    expect(lines).toEqual(['basic call_1', 'basic call_2', 'basic call_3']);
+    const hooks = (await readFile(fixture.hookLog, 'utf8'))
+      .split('\n')
+      .filter((line) => line.endsWith(' basic'));
+    expect(hooks.filter((line) => line.startsWith('PostToolUse'))).toHaveLength(3);
+    expect(await fixture.call('basic', 'state')).toMatchObject({
+      status: 'idle',
+      turns: 1,
+      messages: 8,
+    });
+  }, 60_000);
+});
