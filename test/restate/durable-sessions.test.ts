@@ -17,7 +17,7 @@ const unavailable = restateUnavailable();
 if (unavailable !== undefined) console.warn(`durable-session tests skipped: ${unavailable}`);
 
 /** A hook that appends `EVENT tool_use_id` to $HOOK_LOG, one line per run. */
-const LOG_HOOK = `node -e "const p=JSON.parse(require('fs').readFileSync(0,'utf8'));require('fs').appendFileSync(process.env.HOOK_LOG, p.hook_event_name+' '+(p.tool_use_id??'')+' '+(p.session_id??'')+'\\\\n')"`;
+const LOG_HOOK = `node -e "const p=JSON.parse(require('fs').readFileSync(0,'utf8'));require('fs').appendFileSync(process.env.HOOK_LOG, p.hook_event_name+' '+(p.tool_use_id??JSON.stringify(p.tool_input??''))+' '+(p.session_id??'')+'\\\\n')"`;
 /** A Stop hook that blocks the first Stop of each session (a continuation), then lets it stop. */
 const STOP_ONCE = `node -e "const p=JSON.parse(require('fs').readFileSync(0,'utf8'));if(!p.stop_hook_active){process.stdout.write(JSON.stringify({decision:'block',reason:'check your work once more'}))}"`;
 /** Denies shell commands that mention "forbidden". */
@@ -74,4 +74,33 @@ describe.skipIf(unavailable !== undefined)('durable sessions on Restate', () => 
       messages: 8,
     });
   }, 60_000);
+
+  it('a worker SIGKILLed during a shell call: the turn completes on the other, no call line twice, the call answered "interrupted"', async () => {
+    const id = 'killed';
+    const pending = fixture.call(id, 'run', { prompt: `session ${id} steps 3 slow` });
+    // The kill lands while call_2's shell command runs (its line is written, the call not done).
+    for (;;) {
+      const lines = await fixture.effectLines();
+      if (lines.includes(`${id} call_2`)) break;
+      await new Promise((done) => setTimeout(done, 10));
+    }
+    const busy = fixture.balancer.busy();
+    const victim = fixture.workers.find(
+      (worker) => busy.includes(worker.port) && worker.process.exitCode === null,
+    );
+    expect(victim).toBeDefined();
+    fixture.balancer.remove(victim!.port);
+    await victim!.kill('SIGKILL');
+    await fixture.addWorker();
+    const result = (await pending) as Record<string, unknown>;
+    expect(result.status).toBe('completed');
+    // call_2 was interrupted (shell: report), so the model asked for it again as call_3.
+    expect(String(result.result)).toContain(`done ${id} after 3 calls, 1 interrupted`);
+    const lines = (await fixture.effectLines()).filter((line) => line.startsWith(`${id} `));
+    expect(lines).toEqual([`${id} call_1`, `${id} call_2`, `${id} call_3`]);
+    const hooks = (await readFile(fixture.hookLog, 'utf8'))
+      .split('\n')
+      .filter((line) => line.startsWith('PostToolUse ') && line.endsWith(` ${id}`));
+    expect(new Set(hooks).size, hooks.join(' | ')).toBe(hooks.length);
+  }, 90_000);
 });

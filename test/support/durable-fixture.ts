@@ -97,7 +97,7 @@ export async function startDurableFixture(
                 function: {
                   name: 'shell',
                   arguments: JSON.stringify({
-                    command: `echo "${session} ${call}" >> "${effects}"${sleep > 0 ? `; sleep ${sleep}` : ''}`,
+                    command: `echo "${session} ${call}" >> "${effects}"${prompt.includes(' slow') ? '; sleep 2' : sleep > 0 ? `; sleep ${sleep}` : ''}`,
                   }),
                 },
               },

@@ -73,7 +73,11 @@ export async function freePort(): Promise<number> {
   const server = createServer();
   await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
   const { port } = server.address() as AddressInfo;
-  await new Promise<void>((done) => server.close(() => done()));
+  await new Promise<void>((done) =>
+    server.close(() => {
+      done();
+    }),
+  );
   return port;
 }
 
@@ -234,7 +238,11 @@ export class Balancer {
 
   async close(): Promise<void> {
     for (const set of this.#sockets.values()) for (const socket of set) socket.destroy();
-    await new Promise<void>((done) => this.#server.close(() => done()));
+    await new Promise<void>((done) =>
+      this.#server.close(() => {
+        done();
+      }),
+    );
   }
 }
 
