@@ -18,10 +18,6 @@ if (unavailable !== undefined) console.warn(`durable-session tests skipped: ${un
 
 /** A hook that appends `EVENT tool_use_id` to $HOOK_LOG, one line per run. */
 const LOG_HOOK = `node -e "const p=JSON.parse(require('fs').readFileSync(0,'utf8'));require('fs').appendFileSync(process.env.HOOK_LOG, p.hook_event_name+' '+(p.tool_use_id??JSON.stringify(p.tool_input??''))+' '+(p.session_id??'')+'\\\\n')"`;
-/** A Stop hook that blocks the first Stop of each session (a continuation), then lets it stop. */
-const STOP_ONCE = `node -e "const p=JSON.parse(require('fs').readFileSync(0,'utf8'));if(!p.stop_hook_active){process.stdout.write(JSON.stringify({decision:'block',reason:'check your work once more'}))}"`;
-/** Denies shell commands that mention "forbidden". */
-const DENY_FORBIDDEN = `node -e "const p=JSON.parse(require('fs').readFileSync(0,'utf8'));if(JSON.stringify(p.tool_input).includes('forbidden')){process.stderr.write('no forbidden things');process.exit(2)}"`;
 
 describe.skipIf(unavailable !== undefined)('durable sessions on Restate', () => {
   let root: string;
@@ -41,7 +37,7 @@ describe.skipIf(unavailable !== undefined)('durable sessions on Restate', () => 
   }, 120_000);
 
   afterAll(async () => {
-    await fixture?.stop();
+    await fixture.stop();
     await rm(root, { recursive: true, force: true });
   });
 

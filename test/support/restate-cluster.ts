@@ -159,7 +159,7 @@ export async function startRestateServer(dir: string): Promise<RestateServer> {
     await waitHealthy(`http://127.0.0.1:${ingressPort}/restate/health`, child, 60_000);
   } catch (error) {
     child.kill('SIGKILL');
-    throw new Error(`${(error as Error).message}\n${log.slice(-30).join('\n')}`);
+    throw new Error(`${(error as Error).message}\n${log.slice(-30).join('\n')}`, { cause: error });
   }
   return {
     ingress: `http://127.0.0.1:${ingressPort}`,
