@@ -329,6 +329,7 @@ describe('the public surface', () => {
       './claude-agent-sdk',
       './internal',
       './otel',
+      './restate',
       './package.json',
     ]);
   });
@@ -336,7 +337,7 @@ describe('the public surface', () => {
   it('importing hookwire never reaches a provider SDK, the CLI framework or OpenTelemetry', () => {
     // Walk the static import graph of src/index.ts: the engine must not load SDKs it does not use.
     const forbidden =
-      /^(openai|@anthropic-ai\/sdk|@anthropic-ai\/claude-agent-sdk|@google\/genai|ai|@ai-sdk\/[^/]+|commander|@opentelemetry\/[^/]+)(\/|$)/;
+      /^(openai|@anthropic-ai\/sdk|@anthropic-ai\/claude-agent-sdk|@google\/genai|ai|@ai-sdk\/[^/]+|commander|@opentelemetry\/[^/]+|@restatedev\/[^/]+)(\/|$)/;
     const seen = new Set<string>();
     const reached: string[] = [];
     const visit = (file: string) => {

@@ -6,12 +6,14 @@ import type { McpListOptions } from './commands/mcp-list.ts';
 import type { HooksStatsOptions } from './commands/hooks-stats.ts';
 import type { TraceCommandOptions } from './commands/trace.ts';
 import type { RunCommandOptions } from './commands/run.ts';
+import type { WorkerCommandOptions } from './commands/worker.ts';
 import type { CompactCommandOptions } from './commands/compact.ts';
 import type { DoctorOptions } from './commands/doctor.ts';
 import { packageVersion } from './package-version.ts';
 import { writeStdout } from './output/stdout.ts';
 import { reportError } from './report-error.ts';
 import { collectRepeated } from './collect-repeated.ts';
+import { CliError } from './cli-error.ts';
 import type { SettingsCommandOptions } from './settings-options.ts';
 import type { HooksImportOptions } from './commands/hooks-import.ts';
 import type { DaemonOptions, RelayHookOptions, RelayInstallOptions } from './commands/relay.ts';
@@ -65,7 +67,7 @@ function addRun(program: Command): void {
     .command('run')
     .description('Run an agent on a prompt; command hooks from the settings layers steer it.')
     .argument('[prompt]', 'the prompt (read from stdin when absent)')
-    .requiredOption(
+    .option(
       '--model <spec>',
       'PROVIDER:MODEL — scripted:FILE, openai:MODEL, openai-responses:MODEL, openai-compatible:MODEL, anthropic:MODEL, google:MODEL',
     )
@@ -170,10 +172,57 @@ function addRun(program: Command): void {
       'after',
       '\nExit status: 0 completed; 1 failed, stopped, budget exhausted, or a configuration error; 130 cancelled (143 by SIGTERM, 129 by SIGHUP).\nCtrl-C cancels the current turn (Interrupt hooks fire) and exits 130 once the session is closed; a second Ctrl-C exits at once. SIGTERM and SIGHUP cancel the same way.',
     )
+    .option(
+      '--restate <url>',
+      "submit the turn to the durable session object hookwire-session through Restate's ingress at this URL (served by hookwire worker); with --resume, continue that durable session",
+    )
     .action(
-      action(async (prompt: string | undefined, options: RunCommandOptions) => {
-        const { runCommand } = await import('./commands/run.ts');
-        return runCommand(prompt, options);
+      action(
+        async (
+          prompt: string | undefined,
+          options: Omit<RunCommandOptions, 'model'> & { readonly model?: string },
+        ) => {
+          if (options.restate !== undefined) {
+            const { runDurableCommand } = await import('./commands/run-durable.ts');
+            return runDurableCommand(prompt, { ...options, restate: options.restate });
+          }
+          // Required, except for a durable turn (the worker has the model).
+          if (options.model === undefined)
+            throw new CliError("required option '--model <spec>' not specified");
+          const { runCommand } = await import('./commands/run.ts');
+          return runCommand(prompt, { ...options, model: options.model });
+        },
+      ),
+    );
+}
+
+function addWorker(program: Command): void {
+  program
+    .command('worker')
+    .description(
+      "Serve the project's durable sessions (Restate virtual object hookwire-session) as a Restate deployment.",
+    )
+    .requiredOption('--model <spec>', 'PROVIDER:MODEL, as for run')
+    .option('--base-url <url>', 'send model requests to this server or gateway')
+    .option(
+      '--restate-admin <url>',
+      "register the deployment with Restate's admin API at this URL (else print the command)",
+    )
+    .option('--port <port>', 'the HTTP/2 port to serve on, on 127.0.0.1 (default 9080; 0: any)')
+    .option(
+      '--endpoint-url <url>',
+      'the URL Restate reaches the workers at, e.g. a balancer in front of several (default: this worker)',
+    )
+    .option('--settings <file>', SETTINGS_HELP, collectRepeated)
+    .option('--cwd <dir>', CWD_HELP)
+    .option('--trust-project', TRUST_PROJECT_HELP)
+    .option('--no-dialects', NO_DIALECTS_HELP)
+    .option('--max-model-calls <n>', 'model calls allowed per turn (default 50)')
+    .option('--max-stop-continuations <n>', 'Stop continuations per turn')
+    .action(
+      action(async (options: WorkerCommandOptions) => {
+        const { workerCommand } = await import('./commands/worker.ts');
+        return workerCommand(options);
       }),
     );
 }
@@ -504,6 +553,7 @@ function addDaemon(program: Command): void {
 /** The top-level commands in the order help lists them. */
 const COMMANDS: readonly (readonly [string, (program: Command) => void])[] = [
   ['run', addRun],
+  ['worker', addWorker],
   ['hooks', addHooks],
   ['mcp', addMcp],
   ['doctor', addDoctor],

@@ -41,6 +41,7 @@ import {
 import type { AgentPermissions, PermissionApprover } from './permission-step.ts';
 import { subagentConfig, withAgentTool, type SubagentOptions } from './subagent.ts';
 import { isoTime } from './timestamp.ts';
+import type { StepRunner } from './step-runner.ts';
 
 /** Options of `createAgent`. */
 export interface AgentOptions {
@@ -109,6 +110,11 @@ export interface AgentOptions {
    * window.
    */
   readonly maxContextTokens?: number;
+  /**
+   * Executes every model call, tool call and hook run (see `step-runner.ts`). Default none: each
+   * runs directly. `hookwire/restate` passes a runner that journals each step.
+   */
+  readonly stepRunner?: StepRunner;
 }
 
 /** Options of `Agent.openSession`. */
@@ -124,6 +130,15 @@ export interface OpenSessionOptions {
   readonly resume?: boolean;
   /** The transcript file. Default `<sessionsDir>/<sessionId>.jsonl`. */
   readonly transcriptPath?: string;
+  /**
+   * Continue from this history instead of a transcript (a session whose history is kept
+   * elsewhere, e.g. a durable session's object state): it is written to the new transcript as
+   * its first messages, and SessionStart fires with `source: 'resume'` when it is not empty.
+   * Not with `resume`.
+   */
+  readonly history?: readonly Message[];
+  /** With `history`: the turns it already holds (the next turn is numbered after them). */
+  readonly turns?: number;
 }
 
 /** An agent: a model, tools and hooks, ready to open sessions. */
@@ -195,6 +210,7 @@ export function createAgent(options: AgentOptions): Agent {
     depth: 0,
     maxContextTokens: options.maxContextTokens,
     recordPayloads: options.recordPayloads === true,
+    stepRunner: options.stepRunner,
   };
   // The budget compaction will use: the option, else the model's window.
   const budget = contextBudget(config);
@@ -280,11 +296,14 @@ export function createAgent(options: AgentOptions): Agent {
             });
         } else if (exists) {
           throw existingIdError();
+        } else if (sessionOptions.history !== undefined) {
+          history.push(...sessionOptions.history);
+          turnCounter = sessionOptions.turns ?? 0;
         }
         transcript = await TranscriptWriter.open(transcriptPath, {
           recordPayloads: config.recordPayloads,
         });
-        const source = resume ? 'resume' : 'startup';
+        const source = resume || history.length > 0 ? 'resume' : 'startup';
         const tracer = activeTracer(config.tracer);
         const span =
           tracer === undefined
@@ -310,6 +329,9 @@ export function createAgent(options: AgentOptions): Agent {
           source,
           time,
         });
+        if (!resume)
+          for (const message of history)
+            transcript.append({ type: 'message', turn: turnCounter, message, time });
         const restoredMessages = repaired?.restored ?? new Set<number>();
         for (const report of repaired?.added ?? []) {
           const calls = report.message.blocks.length;

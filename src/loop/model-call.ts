@@ -68,7 +68,12 @@ export async function callBlocking(
 ): Promise<CallOutcome> {
   let response: ModelResponse;
   try {
-    response = await model.generate(request, { signal: run.signal });
+    const steps = run.config.stepRunner;
+    response = await (steps === undefined
+      ? model.generate(request, { signal: run.signal })
+      : steps.runModel({ turn: run.currentTurn, modelCall: run.budget.used }, () =>
+          model.generate(request, { signal: run.signal }),
+        ));
   } catch (error) {
     return modelFailure(run, error);
   }

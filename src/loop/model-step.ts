@@ -184,9 +184,11 @@ async function modelStep(run: RunState, turn: TurnState): Promise<ModelStepOutco
     }
     run.previousModel = model;
     run.calledModel = model;
-    const called = run.streaming
-      ? await callStreaming(run, model, request, modelCall)
-      : await callBlocking(run, model, request);
+    // A step runner journals one blocking call per model call (see step-runner.ts).
+    const called =
+      run.streaming && config.stepRunner === undefined
+        ? await callStreaming(run, model, request, modelCall)
+        : await callBlocking(run, model, request);
     if (called.kind === 'end') return called;
     response = called.response;
     const answered = response;

@@ -29,6 +29,7 @@ import type { ObservedHookRun } from '../events/observed-hook-run.ts';
 import { traceHookRun } from './run-telemetry.ts';
 import type { LoopSpan, LoopTracer } from './tracer.ts';
 import { isoTime } from './timestamp.ts';
+import type { StepRunner } from './step-runner.ts';
 
 /** The agent's options with every default applied. */
 export interface AgentConfig {
@@ -60,6 +61,8 @@ export interface AgentConfig {
   readonly maxContextTokens: number | undefined;
   /** Keep hook payloads and unreviewed tool results in the transcript (`AgentOptions.recordPayloads`). */
   readonly recordPayloads: boolean;
+  /** Executes model calls, tool calls and hook runs (`step-runner.ts`); `undefined`: directly. */
+  readonly stepRunner: StepRunner | undefined;
 }
 
 /** What a session keeps between runs. */
@@ -383,7 +386,13 @@ export class RunState {
   ): HookAnswer<Kind> | undefined {
     if (!this.observed[kind]) return undefined;
     this.commitTranscripts();
-    return callHook(this.hooks, true, kind, this.context, event);
+    const steps = this.config.stepRunner;
+    if (steps === undefined || kind === 'modelSelection')
+      return callHook(this.hooks, true, kind, this.context, event);
+    // A runner's answer is the hook's, settled (a journal replays it): the fire sites await it.
+    return steps.runHook({ event: kind, turn: this.currentTurn }, () =>
+      callHook(this.hooks, true, kind, this.context, event),
+    ) as HookAnswer<Kind> | undefined;
   }
 
   /**
@@ -420,7 +429,13 @@ export class RunState {
     if (!this.observed[kind]) return;
     this.commitTranscripts();
     const context = this.closingContext();
-    const answer = callHook(this.hooks, true, kind, context, event);
+    const steps = this.config.stepRunner;
+    const answer =
+      steps === undefined
+        ? callHook(this.hooks, true, kind, context, event)
+        : steps.runHook({ event: kind, turn: this.currentTurn }, () =>
+            callHook(this.hooks, true, kind, context, event),
+          );
     if (answer === undefined) return;
     const settled = await settleWithinBudget(answer, context.signal);
     if (settled.ok)

@@ -254,7 +254,10 @@ export class Session {
       const context = this.#sessionContext(signal);
       // As before every hook: the transcript it may read holds every record so far.
       this.#state.transcript.commit();
-      const answer = callHook(hooks, true, 'sessionEnd', context, () => ({ reason }));
+      const steps = this.#config.stepRunner;
+      const fire = () => callHook(hooks, true, 'sessionEnd', context, () => ({ reason }));
+      const answer =
+        steps === undefined ? fire() : steps.runHook({ event: 'sessionEnd', turn: 0 }, fire);
       const settled = await settleWithinBudget(answer, signal);
       if (!settled.ok) {
         this.#recordReport({
@@ -280,9 +283,12 @@ export class Session {
     if (!observesKind(hooks, 'sessionStart')) return;
     const context = this.#sessionContext(new AbortController().signal);
     this.#state.transcript.commit();
-    const action = await callHook(hooks, true, 'sessionStart', context, () => ({
-      source: this.#source,
-    }));
+    const fire = () =>
+      callHook(hooks, true, 'sessionStart', context, () => ({ source: this.#source }));
+    const steps = this.#config.stepRunner;
+    const action = await (steps === undefined
+      ? fire()
+      : steps.runHook({ event: 'sessionStart', turn: 0 }, fire));
     if (action === undefined) return;
     if (action.kind === 'stop') {
       this.#recordReport({

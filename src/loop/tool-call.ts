@@ -155,8 +155,15 @@ async function executeCallBody(run: RunState, plan: Plan): Promise<CallOutcome> 
       result = outcome.result;
       if (outcome.stop !== undefined) stop = outcome.stop;
     } else {
+      const steps = run.config.stepRunner;
+      const context = { signal: run.signal, cwd: run.session.info.cwd, toolCallId: call.id };
       result = await run.settle(
-        tool.execute(args, { signal: run.signal, cwd: run.session.info.cwd, toolCallId: call.id }),
+        steps === undefined
+          ? tool.execute(args, context)
+          : steps.runTool(
+              { turn: run.currentTurn, toolName: call.name, toolCallId: call.id },
+              async () => tool.execute(args, context),
+            ),
       );
     }
   } catch (thrown) {

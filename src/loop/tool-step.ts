@@ -145,6 +145,8 @@ async function settleCalls(
       return [{ status: 'rejected', reason }];
     }
   }
+  // A step runner's journal needs the steps in one order: the calls run one after another.
+  if (run.config.stepRunner !== undefined) return settleInOrder(run, plans);
   let unsettled = plans.length;
   return Promise.allSettled(
     plans.map(async (plan) => {
@@ -162,4 +164,37 @@ async function settleCalls(
       return outcome;
     }),
   );
+}
+
+/** The calls one after another, in call order (with a step runner); a failure ends the rest. */
+async function settleInOrder(
+  run: RunState,
+  plans: readonly Plan[],
+): Promise<PromiseSettledResult<CallOutcome>[]> {
+  const settled: PromiseSettledResult<CallOutcome>[] = [];
+  let failed: unknown;
+  for (const plan of plans) {
+    if (failed !== undefined) {
+      settled.push({ status: 'rejected', reason: failed });
+      continue;
+    }
+    try {
+      const outcome = await executeCall(run, plan);
+      settled.push({ status: 'fulfilled', value: outcome });
+      if (settled.length === plans.length) break;
+      run.record({
+        type: 'tool-result',
+        turn: run.currentTurn,
+        response: outcome.block,
+        reviewed: true,
+        additionalContext: outcome.additionalContext,
+        time: isoTime(),
+      });
+      run.session.transcript.commit();
+    } catch (reason) {
+      failed = reason ?? new Error('the call failed');
+      settled.push({ status: 'rejected', reason: failed });
+    }
+  }
+  return settled;
 }

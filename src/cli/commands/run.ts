@@ -52,6 +52,8 @@ export interface RunCommandOptions extends SettingsCommandOptions {
   readonly maxModelCalls?: string;
   readonly maxInvalidToolCalls?: string;
   readonly resume?: string;
+  /** `--restate URL`: submit the turn to the durable session object (see run-durable.ts). */
+  readonly restate?: string;
   /** `--max-context-tokens N`: the compaction budget. */
   readonly maxContextTokens?: string;
   /** `--max-agent-depth N`: how deep subagents nest. */

@@ -149,6 +149,8 @@ export interface EffectiveSettings {
    * file's `prependPlugins` / `appendPlugins`. A project file's are not read.
    */
   readonly mods: EffectiveModsSettings;
+  /** `recovery` of every layer, later layers overriding a tool an earlier one names. */
+  readonly recovery: Readonly<Record<string, 'rerun' | 'report'>>;
   /** Loosening settings of files inside the project that are not trusted (see `IgnoredSetting`). */
   readonly ignoredSettings: readonly IgnoredSetting[];
   /**
@@ -417,6 +419,10 @@ export function mergeSettingsFiles(
     recordPayloads: recordPayloadsOf(parsedFiles),
     ...maxStopContinuationsOf(parsedFiles),
     mods: modsOf(parsedFiles),
+    recovery: Object.assign({}, ...parsedFiles.map((parsed) => parsed.recovery ?? {})) as Record<
+      string,
+      'rerun' | 'report'
+    >,
     ...systemPrompt,
     ...mergeMcpServers(parsedFiles, trust),
     allowManagedHooksOnly: policy !== undefined,

@@ -70,6 +70,8 @@ export interface ParsedSettingsFile {
   readonly systemPrompt?: string;
   /** `maxStopContinuations` as written (Stop continuations per turn). */
   readonly maxStopContinuations?: number;
+  /** `recovery` as written: per tool, what an interrupted durable call becomes. */
+  readonly recovery?: Readonly<Record<string, 'rerun' | 'report'>>;
 }
 
 /** An agent type of a settings file's `agents`, and where it was written. */
@@ -262,6 +264,9 @@ export function readSettingsText(text: string, origin: SettingsTextOrigin): Sett
                 : {}),
             },
           }
+        : {}),
+      ...(isJsonObject(raw) && isJsonObject(raw.recovery)
+        ? { recovery: raw.recovery as Readonly<Record<string, 'rerun' | 'report'>> }
         : {}),
     },
     issues,

@@ -211,6 +211,13 @@ export const settingsFileSchema = z
       description:
         'Managed policy file only: Claude Code plugins whose mods run innermost, after the other mods, in this order; only they (and prependPlugins) may use next.to.',
     }),
+    recovery: z
+      .record(z.string().min(1), z.enum(['rerun', 'report']))
+      .optional()
+      .meta({
+        description:
+          'Durable sessions (hookwire worker, hookwire/restate): what a tool call that was running when its worker died becomes, by tool name. "rerun": it runs again (for idempotent tools); "report": the model is told the call was interrupted and may or may not have run. Default: read_file, glob and grep rerun, every other tool reports. A later layer overrides a tool an earlier one names.',
+      }),
     maxStopContinuations: z.int().min(0).optional().meta({
       description:
         'How many times Stop (and SubagentStop) hooks may keep one turn going by blocking, like --max-stop-continuations (which wins); 0 lets no block continue a turn. The last layer that sets it wins.',

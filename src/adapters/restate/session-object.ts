@@ -1,0 +1,185 @@
+/**
+ * The Restate virtual object `hookwire-session`, keyed by session id: one session's turns,
+ * one at a time (an exclusive `run`), its history in the object's state, every model call, tool
+ * call and hook run a journaled step (`journal-runner.ts`). `cancel()` and `state()` are shared
+ * handlers, so they answer while a turn runs.
+ *
+ * A turn that its worker did not finish is retried by Restate on a live worker (behind the same
+ * deployment): the handler runs again from the top, the history read from state, and every step
+ * the journal holds is replayed instead of run, up to the one that was running.
+ */
+import { randomUUID } from 'node:crypto';
+import { join } from 'node:path';
+import * as restate from '@restatedev/restate-sdk';
+import type { Message } from '../../content/index.ts';
+import { createAgent, type AgentOptions, type RunResult } from '../../loop/index.ts';
+import { JournalRunner } from './journal-runner.ts';
+import { recoveryPolicies, type RecoveryPolicy } from './recovery.ts';
+
+/** The object's name in Restate. */
+export const SESSION_OBJECT_NAME = 'hookwire-session';
+
+/** The input of `run`. */
+export interface DurableRunInput {
+  readonly prompt: string;
+}
+
+/**
+ * What `run` answers: the result object `hookwire run --output-format json` prints (sessionId,
+ * status, result, modelCalls, transcriptPath, reason, error, unprocessedPrompts).
+ */
+export interface DurableResult {
+  readonly sessionId: string;
+  readonly status: RunResult['status'];
+  readonly result: string;
+  readonly modelCalls: number;
+  /** The transcript the last attempt wrote, on the worker that ran it. */
+  readonly transcriptPath: string;
+  readonly reason?: string;
+  readonly error?: string;
+  readonly unprocessedPrompts?: readonly string[];
+}
+
+/** What `state()` answers. */
+export interface DurableSessionState {
+  readonly status: 'idle' | 'running';
+  /** Turns the session completed (its history holds them). */
+  readonly turns: number;
+  /** Messages in the history. */
+  readonly messages: number;
+  /** The last turn's result, if any. */
+  readonly last: DurableResult | null;
+}
+
+/** Options of `sessionObject`. */
+export interface SessionObjectOptions {
+  /**
+   * The agent of one turn of session `sessionId` (model, tools, hooks, cwd, …), built for each
+   * invocation attempt; the step runner is the object's own.
+   */
+  readonly agent: (sessionId: string) => Omit<AgentOptions, 'stepRunner'>;
+  /** Per-tool recovery overrides (the settings key `recovery`). */
+  readonly recovery?: Readonly<Record<string, RecoveryPolicy>>;
+  /** Where each attempt's transcript goes. Default `<cwd>/.hookwire/sessions/restate`. */
+  readonly transcriptsDir?: string;
+}
+
+function resultObject(result: RunResult): DurableResult {
+  return {
+    sessionId: result.sessionId,
+    status: result.status,
+    result: result.result,
+    modelCalls: result.modelCalls,
+    transcriptPath: result.transcriptPath,
+    ...(result.reason === undefined ? {} : { reason: result.reason }),
+    ...(result.error === undefined ? {} : { error: result.error.message }),
+    ...(result.unprocessedPrompts === undefined
+      ? {}
+      : { unprocessedPrompts: result.unprocessedPrompts }),
+  };
+}
+
+/** The keys of the object's state. */
+const STATE = {
+  history: 'history',
+  turns: 'turns',
+  status: 'status',
+  last: 'last',
+  invocation: 'invocation',
+} as const;
+
+/**
+ * The `hookwire-session` virtual object, to bind into a Restate endpoint:
+ *
+ * ```ts
+ * import * as restate from '@restatedev/restate-sdk';
+ * import { sessionObject } from 'hookwire/restate';
+ * await restate.serve({ services: [sessionObject({ agent: () => ({ model, tools, hooks, cwd }) })] });
+ * ```
+ */
+export function sessionObject(options: SessionObjectOptions) {
+  const recovery = recoveryPolicies(options.recovery);
+  return restate.object({
+    name: SESSION_OBJECT_NAME,
+    handlers: {
+      run: async (ctx: restate.ObjectContext, input: DurableRunInput): Promise<DurableResult> => {
+        const prompt = (input as DurableRunInput | null)?.prompt;
+        if (typeof prompt !== 'string' || prompt.trim() === '')
+          throw new restate.TerminalError('run needs { "prompt": "…" } with a non-empty prompt');
+        const sessionId = ctx.key;
+        const attempt = randomUUID();
+        const history = (await ctx.get<Message[]>(STATE.history)) ?? [];
+        const turns = (await ctx.get<number>(STATE.turns)) ?? 0;
+        ctx.set(STATE.status, 'running');
+        ctx.set(STATE.invocation, ctx.request().id);
+        // Restate's cancellation reaches the runner first (a step's promise rejects); the run
+        // may not have started yet then.
+        const cancellation: { requested: boolean; cancel: (() => void) | undefined } = {
+          requested: false,
+          cancel: undefined,
+        };
+        const runner = new JournalRunner({
+          ctx,
+          attempt,
+          recovery,
+          onCancel: () => {
+            cancellation.requested = true;
+            cancellation.cancel?.();
+          },
+        });
+        const agentOptions = options.agent(sessionId);
+        const agent = createAgent({ ...agentOptions, stepRunner: runner });
+        const dir = options.transcriptsDir ?? join(agent.sessionsDir, 'restate');
+        const session = await agent.openSession({
+          sessionId,
+          history,
+          turns,
+          transcriptPath: join(dir, sessionId, `turn-${turns + 1}-${attempt}.jsonl`),
+        });
+        let result: RunResult;
+        try {
+          const handle = session.run(prompt, { streaming: false });
+          cancellation.cancel = () => {
+            handle.cancel('cancelled through the session object');
+          };
+          if (cancellation.requested) cancellation.cancel();
+          result = await handle.result;
+        } finally {
+          await session.close('exit');
+        }
+        const answer = resultObject(result);
+        ctx.set(STATE.history, session.history);
+        ctx.set(STATE.turns, turns + 1);
+        ctx.set(STATE.last, answer);
+        ctx.set(STATE.status, 'idle');
+        ctx.clear(STATE.invocation);
+        return answer;
+      },
+
+      cancel: restate.handlers.object.shared(
+        async (ctx: restate.ObjectSharedContext): Promise<{ readonly cancelled: boolean }> => {
+          const invocation = await ctx.get<string>(STATE.invocation);
+          const status = await ctx.get<string>(STATE.status);
+          if (invocation === null || status !== 'running') return { cancelled: false };
+          ctx.invocation(restate.InvocationIdParser.fromString(invocation)).cancel();
+          return { cancelled: true };
+        },
+      ),
+
+      state: restate.handlers.object.shared(
+        async (ctx: restate.ObjectSharedContext): Promise<DurableSessionState> => {
+          const history = (await ctx.get<Message[]>(STATE.history)) ?? [];
+          return {
+            status: (await ctx.get<string>(STATE.status)) === 'running' ? 'running' : 'idle',
+            turns: (await ctx.get<number>(STATE.turns)) ?? 0,
+            messages: history.length,
+            last: (await ctx.get<DurableResult>(STATE.last)) ?? null,
+          };
+        },
+      ),
+    },
+  });
+}
+
+/** The type of the object `sessionObject` returns (for typed clients). */
+export type HookwireSessionObject = ReturnType<typeof sessionObject>;
