@@ -281,6 +281,7 @@ async function exchange(
     options.eventId,
     deadline,
     request.signal,
+    (text) => validateInterceptResponse(text, options.eventId, hook.protocolVersion).ok,
   );
   const verdict = exchanged.ok
     ? validateInterceptResponse(exchanged.text, options.eventId, hook.protocolVersion)

@@ -52,6 +52,12 @@ export interface AhpConnection {
     id: string | undefined,
     deadline: number,
     signal: AbortSignal | undefined,
+    /**
+     * Whether a received line is a valid answer to this message. A persistent backend whose
+     * answer is not is out of step with its stream (a banner, a stray line): it is replaced
+     * before the next message, so a late line is never read as the next message's answer.
+     */
+    valid?: (text: string) => boolean,
   ): Promise<AhpExchange>;
   close(): Promise<void>;
 }
@@ -191,7 +197,7 @@ export function persistentConnection(
   };
 
   return {
-    exchange(line, id, deadline, signal) {
+    exchange(line, id, deadline, signal, valid) {
       const turn = queue.then(async (): Promise<AhpExchange> => {
         if (closed) return failed('transport', 'was not sent: the session is closing');
         if (Date.now() >= deadline) return failed('timeout', 'waited past its deadline');
@@ -220,7 +226,10 @@ export function persistentConnection(
             resolve: (exchange) => {
               clearTimeout(timer);
               signal?.removeEventListener('abort', onAbort);
-              if (exchange.ok) failures = 0;
+              if (exchange.ok && valid !== undefined && !valid(exchange.text)) {
+                // Inside this message's turn: the next message goes to a new process.
+                if (process === spawned) breakProcess('malformed', 'answered out of step');
+              } else if (exchange.ok) failures = 0;
               resolve(exchange);
             },
           };
