@@ -21,12 +21,11 @@ import { query, type SDKMessage } from '@anthropic-ai/claude-agent-sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHookwire, toClaudeAgentHooks } from '../../src/claude-agent-sdk.ts';
 import { group, useHookwireFixture } from '../ai-sdk/support.ts';
+import { messageStream } from '../support/real-agents/anthropic-mock.ts';
 import {
   startLoopbackServer,
   type LoopbackServer,
   type RecordedRequest,
-  type ScriptedReply,
-  type ServerSentEvent,
 } from '../support/loopback-server.ts';
 
 /** The SDK's Claude Code binary for this machine, or why there is none that runs. */
@@ -75,68 +74,6 @@ afterAll(async () => {
   await server.close();
 });
 
-/** A streamed Messages API answer (`stream: true`, as Claude Code asks), in Anthropic's events. */
-function messageStream(
-  model: string,
-  block:
-    { type: 'text'; text: string } | { type: 'tool_use'; id: string; name: string; input: unknown },
-): ScriptedReply {
-  const events: ServerSentEvent[] = [
-    {
-      event: 'message_start',
-      data: {
-        type: 'message_start',
-        message: {
-          id: `msg_${server.requests.length}`,
-          type: 'message',
-          role: 'assistant',
-          model,
-          content: [],
-          stop_reason: null,
-          stop_sequence: null,
-          usage: { input_tokens: 10, output_tokens: 1 },
-        },
-      },
-    },
-    {
-      event: 'content_block_start',
-      data: {
-        type: 'content_block_start',
-        index: 0,
-        content_block:
-          block.type === 'text'
-            ? { type: 'text', text: '' }
-            : { type: 'tool_use', id: block.id, name: block.name, input: {} },
-      },
-    },
-    {
-      event: 'content_block_delta',
-      data: {
-        type: 'content_block_delta',
-        index: 0,
-        delta:
-          block.type === 'text'
-            ? { type: 'text_delta', text: block.text }
-            : { type: 'input_json_delta', partial_json: JSON.stringify(block.input) },
-      },
-    },
-    { event: 'content_block_stop', data: { type: 'content_block_stop', index: 0 } },
-    {
-      event: 'message_delta',
-      data: {
-        type: 'message_delta',
-        delta: {
-          stop_reason: block.type === 'text' ? 'end_turn' : 'tool_use',
-          stop_sequence: null,
-        },
-        usage: { output_tokens: 5 },
-      },
-    },
-    { event: 'message_stop', data: { type: 'message_stop' } },
-  ];
-  return { type: 'sse', events };
-}
-
 interface MessagesBody {
   readonly model: string;
   readonly stream?: boolean;
@@ -179,13 +116,21 @@ function scriptBash(command: string): void {
       };
     const body = request.body as MessagesBody;
     if (offersBash(request) && toolResultsOf(request).length === 0)
-      return messageStream(body.model, {
-        type: 'tool_use',
-        id: 'toolu_e2e_1',
-        name: 'Bash',
-        input: { command, description: 'Create the marker file' },
-      });
-    return messageStream(body.model, { type: 'text', text: 'Finished.' });
+      return messageStream(
+        body.model,
+        {
+          type: 'tool_use',
+          id: 'toolu_e2e_1',
+          name: 'Bash',
+          input: { command, description: 'Create the marker file' },
+        },
+        `msg_${server.requests.length}`,
+      );
+    return messageStream(
+      body.model,
+      { type: 'text', text: 'Finished.' },
+      `msg_${server.requests.length}`,
+    );
   });
 }
 
