@@ -35,6 +35,22 @@ export interface HookEntryCommon {
   readonly path: string;
 }
 
+/**
+ * The common fields of a kind's parsed config, as every kind's `parse` writes them after its own
+ * fields (`name` and `type` are the kind's: its default name differs).
+ */
+export function commonConfigFields(common: HookEntryCommon): Omit<HookConfigBase, 'type' | 'name'> {
+  return {
+    ...(common.description === undefined ? {} : { description: common.description }),
+    timeoutMs: common.timeoutMs,
+    failClosed: common.failClosed,
+    layer: common.layer,
+    file: common.file,
+    path: common.path,
+    alsoDefinedIn: [],
+  };
+}
+
 /** The fields every kind's config carries (its own fields come beside them). */
 export interface HookConfigBase {
   /** The kind (`type` in settings). */

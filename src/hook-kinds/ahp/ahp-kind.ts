@@ -30,6 +30,7 @@ import type {
   HookRunOutcome,
   HookRunRequest,
 } from '../hook-kind.ts';
+import { commonConfigFields } from '../hook-kind.ts';
 import { timeoutSchema } from '../timeout-schema.ts';
 import {
   AHP_EVENT_OF,
@@ -396,13 +397,8 @@ export const ahpKind: HookKind<AhpHookConfig, AhpSession> = {
       ...(policy === 'fail-open' || policy === 'fail-closed' ? { failurePolicy: policy } : {}),
       protocolVersion: entry['protocolVersion'] === 'draft' ? 'draft' : '0.1',
       includeNative: entry['includeNative'] === true,
-      ...(common.description === undefined ? {} : { description: common.description }),
-      timeoutMs: common.timeoutMs,
+      ...commonConfigFields(common),
       failClosed: policy === 'fail-closed',
-      layer: common.layer,
-      file: common.file,
-      path: common.path,
-      alsoDefinedIn: [],
     };
   },
   target: (hook) => describeTransport(hook.transport),

@@ -9,6 +9,7 @@
 import { z } from 'zod';
 import { lazy } from '../../wire/lazy.ts';
 import type { HookConfigBase, HookKind, HookKindRunner } from '../hook-kind.ts';
+import { commonConfigFields } from '../hook-kind.ts';
 import { interpretExecution } from '../hook-run.ts';
 import { commonHookFields } from '../common-hook-fields.ts';
 import { defaultHookName } from '../default-hook-name.ts';
@@ -80,13 +81,7 @@ export const httpKind: HookKind<HttpHookConfig, HttpHookRunner> = {
       allowedEnvVars: Array.isArray(allowed)
         ? allowed.filter((name): name is string => typeof name === 'string')
         : [],
-      ...(common.description === undefined ? {} : { description: common.description }),
-      timeoutMs: common.timeoutMs,
-      failClosed: common.failClosed,
-      layer: common.layer,
-      file: common.file,
-      path: common.path,
-      alsoDefinedIn: [],
+      ...commonConfigFields(common),
     };
   },
   target: (hook) => hook.url,

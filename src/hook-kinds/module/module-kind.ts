@@ -21,7 +21,7 @@ import { lazy } from '../../wire/lazy.ts';
 import type { HookConfigBase, HookKind } from '../hook-kind.ts';
 import { commonHookFields } from '../common-hook-fields.ts';
 import { interpretExecution } from '../hook-run.ts';
-import { failureAnswer } from '../hook-kind.ts';
+import { commonConfigFields, failureAnswer } from '../hook-kind.ts';
 import { changedScriptFailure, namedFilesChangedSince } from '../settings/named-files.ts';
 import { runModuleHook } from './run-module-hook.ts';
 
@@ -64,13 +64,7 @@ export const moduleKind: HookKind<ModuleHookConfig> = {
       type: 'module',
       name: common.name ?? modulePath,
       modulePath,
-      ...(common.description === undefined ? {} : { description: common.description }),
-      timeoutMs: common.timeoutMs,
-      failClosed: common.failClosed,
-      layer: common.layer,
-      file: common.file,
-      path: common.path,
-      alsoDefinedIn: [],
+      ...commonConfigFields(common),
     };
   },
   target: (hook) => hook.modulePath,

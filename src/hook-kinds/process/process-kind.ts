@@ -9,7 +9,7 @@
 import { z } from 'zod';
 import { lazy } from '../../wire/lazy.ts';
 import type { HookConfigBase, HookKind } from '../hook-kind.ts';
-import { failureAnswer } from '../hook-kind.ts';
+import { commonConfigFields, failureAnswer } from '../hook-kind.ts';
 import { interpretExecution } from '../hook-run.ts';
 import { commonHookFields } from '../common-hook-fields.ts';
 import { defaultHookName } from '../default-hook-name.ts';
@@ -66,13 +66,7 @@ export const processKind: HookKind<ProcessHookConfig, ProcessHookRunner> = {
       name: common.name ?? defaultHookName(command),
       command,
       start: entry['start'] === 'session' ? 'session' : 'first-use',
-      ...(common.description === undefined ? {} : { description: common.description }),
-      timeoutMs: common.timeoutMs,
-      failClosed: common.failClosed,
-      layer: common.layer,
-      file: common.file,
-      path: common.path,
-      alsoDefinedIn: [],
+      ...commonConfigFields(common),
     };
   },
   target: (hook) => hook.command,

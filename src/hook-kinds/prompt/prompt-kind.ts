@@ -7,7 +7,7 @@
 import { z } from 'zod';
 import { lazy } from '../../wire/lazy.ts';
 import type { HookConfigBase, HookKind, HookKindRunner } from '../hook-kind.ts';
-import { failureAnswer } from '../hook-kind.ts';
+import { commonConfigFields, failureAnswer } from '../hook-kind.ts';
 import { interpretExecution } from '../hook-run.ts';
 import { commonHookFields } from '../common-hook-fields.ts';
 import { defaultHookName } from '../default-hook-name.ts';
@@ -59,13 +59,7 @@ export const promptKind: HookKind<PromptHookConfig, PromptHookRunner | undefined
       name: common.name ?? defaultHookName(prompt),
       prompt,
       ...(typeof model === 'string' ? { model } : {}),
-      ...(common.description === undefined ? {} : { description: common.description }),
-      timeoutMs: common.timeoutMs,
-      failClosed: common.failClosed,
-      layer: common.layer,
-      file: common.file,
-      path: common.path,
-      alsoDefinedIn: [],
+      ...commonConfigFields(common),
     };
   },
   target: (hook) => hook.prompt,
