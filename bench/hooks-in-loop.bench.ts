@@ -205,7 +205,79 @@ const KINDS: readonly KindRow[] = [
     floor: (bench) => Promise.resolve(httpFloor(bench)),
     floorLimit: 1.5,
   },
+  {
+    kind: 'ahp',
+    what: 'no-op ahp intercept (persistent stdio backend, answers [])',
+    hook: () => ({
+      type: 'ahp',
+      transport: {
+        type: 'stdio',
+        command: process.execPath,
+        args: [AHP_BACKEND, 'bench'],
+        lifecycle: 'persistent',
+      },
+      failurePolicy: 'fail-open',
+      timeout: '10s',
+    }),
+    floor: (bench) =>
+      Promise.resolve(
+        jsonLineFloor(
+          `${JSON.stringify(process.execPath)} ${JSON.stringify(AHP_BACKEND)} bare`,
+          bench,
+          (id) => ahpRequest(bench, `evt_${id}`),
+          'bare JSON-RPC hooks/intercept round trip with the same backend',
+        ),
+      ),
+    // Issue 30: at most +50 µs over the bare round trip (printed as the ratio to the floor).
+    absoluteLimitMs: 0.1,
+  },
+  {
+    kind: 'module',
+    what: 'no-op module hook (TypeScript AgentHook in the project)',
+    hook: () => ({ type: 'module', path: './.hookwire/hooks/noop-module-hook.ts' }),
+    floor: () => Promise.resolve('in-process (a function call), no floor beside the bound of 0.1 ms'),
+    absoluteLimitMs: 0.1,
+  },
 ];
+
+/** The scripted AHP backend of the ahp tests (answers `[]` with AHP_CASE=allow). */
+const AHP_BACKEND = fileURLToPath(new URL('../test/fixtures/ahp/backend.mjs', import.meta.url));
+
+/** The `hooks/intercept` request the `ahp` kind sends for this run's PreToolUse event. */
+function ahpRequest(bench: Bench, id: string): string {
+  return JSON.stringify({
+    jsonrpc: '2.0',
+    id,
+    method: 'hooks/intercept',
+    params: {
+      protocolVersion: '0.1',
+      event: {
+        id,
+        source: 'urn:hookwire:harness',
+        type: 'tool.before',
+        time: '2026-12-02T10:00:00.000Z',
+        session: { id: '0f6b1c9e-2b1d-4d8e-9f57-3c1a2b4d5e6f', cwd: bench.project },
+        tool: {
+          name: 'read_file',
+          kind: 'read',
+          input: { path: 'a.txt' },
+          origin: 'native',
+          callId: 'call_7',
+        },
+      },
+      capabilities: { effects: ['deny'] },
+    },
+  });
+}
+
+/** A no-op `module` hook: an AgentHook whose tool-call handler lets every call run. */
+const NOOP_MODULE_HOOK = `
+export default {
+  onToolCall(): { kind: 'run' } {
+    return { kind: 'run' };
+  },
+};
+`;
 
 async function cSpawnFloor(bench: Bench): Promise<Floor | string> {
   if (spawnSync('cc', ['--version'], { stdio: 'ignore' }).status !== 0)
@@ -232,7 +304,17 @@ async function cSpawnFloor(bench: Bench): Promise<Floor | string> {
   };
 }
 
-function jsonLineFloor(command: string, bench: Bench): Floor {
+/**
+ * A bare JSON-line round trip with a process running `command`: one request line written (by
+ * `request(id)`, default the process hook's JSON-RPC request with the payload), one line read.
+ */
+function jsonLineFloor(
+  command: string,
+  bench: Bench,
+  request: (id: number) => string = (id) =>
+    `{"jsonrpc":"2.0","id":${id},"method":"hook","params":${bench.payload}}`,
+  name = 'bare JSON-line round trip with the same script',
+): Floor {
   const child = spawn('/bin/sh', ['-c', command], { stdio: ['pipe', 'pipe', 'inherit'] });
   const lines = createInterface({ input: child.stdout });
   let waiting: (() => void) | undefined;
@@ -243,14 +325,12 @@ function jsonLineFloor(command: string, bench: Bench): Floor {
   });
   let id = 0;
   return {
-    name: 'bare JSON-line round trip with the same script',
+    name,
     async sample() {
       const start = performance.now();
       await new Promise<void>((resolve) => {
         waiting = resolve;
-        child.stdin.write(
-          `{"jsonrpc":"2.0","id":${++id},"method":"hook","params":${bench.payload}}\n`,
-        );
+        child.stdin.write(`${request(++id)}\n`);
       });
       return performance.now() - start;
     },
@@ -391,6 +471,10 @@ export default async function hooksInLoopBench(): Promise<void> {
   await mkdir(join(project, '.hookwire', 'hooks'), { recursive: true });
   const processScript = join(project, '.hookwire', 'hooks', 'noop-process-hook.mjs');
   await writeFile(processScript, NOOP_PROCESS_SCRIPT);
+  await writeFile(join(project, '.hookwire', 'hooks', 'noop-module-hook.ts'), NOOP_MODULE_HOOK);
+  // The ahp row's backend answers every intercept with [] and logs nothing.
+  process.env['AHP_CASE'] = 'allow';
+  process.env['AHP_LOG'] = '';
   const model = join(root, 'model.jsonl');
   const turns = Array.from({ length: TOOL_CALLS }, (_, index) =>
     JSON.stringify({
@@ -456,7 +540,9 @@ export default async function hooksInLoopBench(): Promise<void> {
 
   // A script changed in the last 2 s is hashed again before every event (trust's racy window,
   // named-files.ts); a user's hook script is older than that, so the rounds start after it.
-  const settledAt = (await stat(processScript)).ctimeMs + 2100;
+  const moduleScript = join(project, '.hookwire', 'hooks', 'noop-module-hook.ts');
+  const settledAt =
+    Math.max((await stat(processScript)).ctimeMs, (await stat(moduleScript)).ctimeMs) + 2100;
   if (Date.now() < settledAt)
     await new Promise((resolve) => setTimeout(resolve, settledAt - Date.now()));
   const clock = requestClock(fifo);
