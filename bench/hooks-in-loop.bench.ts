@@ -235,7 +235,8 @@ const KINDS: readonly KindRow[] = [
     kind: 'module',
     what: 'no-op module hook (TypeScript AgentHook in the project)',
     hook: () => ({ type: 'module', path: './.hookwire/hooks/noop-module-hook.ts' }),
-    floor: () => Promise.resolve('in-process (a function call), no floor beside the bound of 0.1 ms'),
+    floor: () =>
+      Promise.resolve('in-process (a function call), no floor beside the bound of 0.1 ms'),
     absoluteLimitMs: 0.1,
   },
 ];
