@@ -177,6 +177,8 @@ export interface HookSessionOptions extends HookSettingsOptions {
    * (`HookSession.modWarnings`). Default false.
    */
   readonly modsPartial?: boolean;
+  /** The run's permission mode (`--permission-mode`), for the mods' `tool.check` verdicts. */
+  readonly permissionMode?: PermissionMode;
 }
 
 /** What `openHookSession` opened: the stack to fire through and what keeps it running. */
@@ -288,7 +290,9 @@ export async function openHookSession(options: HookSessionOptions): Promise<Hook
               : options.confinement,
         }),
   };
-  // Claude Code mods load (and a refusal throws) before anything else starts.
+  // Claude Code mods load (and a refusal throws) before anything else starts. Their tool.check
+  // core is the settings' permission layer (with `permissionMode` when the host gives one).
+  const modsPermissions = settingsPermissions(settings, options.permissionMode);
   const mods =
     settings.plugins.length === 0
       ? undefined
@@ -302,6 +306,9 @@ export async function openHookSession(options: HookSessionOptions): Promise<Hook
             projectDir,
             runner,
             ...(options.env === undefined ? {} : { env: options.env }),
+            ...(options.promptModel === undefined ? {} : { promptModel: options.promptModel }),
+            ...(options.resolveModel === undefined ? {} : { resolveModel: options.resolveModel }),
+            ...(modsPermissions === undefined ? {} : { permissions: modsPermissions }),
           })
           .catch(async (error: unknown) => {
             await disposeAll(disposers);

@@ -30,6 +30,7 @@ import {
   type HookEventKind,
 } from '../../events/index.ts';
 import type { AgentHook } from '../../hooks/agent-hook.ts';
+import { decideCall, type AgentPermissions } from '../../hooks/permissions/index.ts';
 import {
   foreignToolInput,
   foreignToolName,
@@ -100,8 +101,17 @@ export interface ModsHooks {
   release(): void;
 }
 
-export function createModsHooks(chain: ModsChain): ModsHooks {
+export interface ModsHooksOptions {
+  /** The project directory the permission rules are read against. */
+  readonly projectDir: string;
+  /** The settings' permission layer: `tool.check`'s core verdict. Absent: every call is allowed. */
+  readonly permissions?: AgentPermissions;
+}
+
+export function createModsHooks(chain: ModsChain, options: ModsHooksOptions): ModsHooks {
   const pending = new Map<string, PendingCall>();
+  /** `tool.check`'s answer per call, for hookwire's permission request of the same call. */
+  const checked = new Map<string, Readonly<Record<string, unknown>>>();
   /** The `context` of a `{ result, context }` answer, given to the model with that result. */
   const suppliedContext = new Map<string, string | undefined>();
   const raise = (
@@ -117,10 +127,14 @@ export function createModsHooks(chain: ModsChain): ModsHooks {
   const release = (): void => {
     for (const call of pending.values()) call.resolveOutcome({ deny: 'the call did not run' });
     pending.clear();
+    checked.clear();
   };
   const classicTool = chain.observes('classic.PreToolUse');
+  const checks = chain.observes('tool.check');
+  // `tool.check` fires for every call, inside `tool.call`'s core: the call goes through the chain.
+  const toolChain = chain.observes('tool.call') || classicTool || checks;
   const outerKinds = new Set<HookEventKind>();
-  if (chain.observes('tool.call') || classicTool) outerKinds.add('toolCall');
+  if (toolChain) outerKinds.add('toolCall');
   if (chain.observes('prompt.submit') || chain.observes('classic.UserPromptSubmit'))
     outerKinds.add('promptSubmit');
   if (chain.observes('session.start') || chain.observes('classic.SessionStart'))
@@ -133,12 +147,41 @@ export function createModsHooks(chain: ModsChain): ModsHooks {
   )
     outerKinds.add('sessionEnd');
   if (chain.observes('turn.complete') || chain.observes('classic.Stop')) outerKinds.add('stop');
-  if (chain.observes('tool.check')) outerKinds.add('permissionRequest');
+  if (checks) outerKinds.add('permissionRequest');
   const innerKinds = new Set<HookEventKind>();
-  if (chain.observes('tool.call') || chain.observes('classic.PostToolUse'))
-    innerKinds.add('toolResult');
-  if (chain.observes('tool.call') || chain.observes('classic.PostToolUseFailure'))
-    innerKinds.add('toolFailure');
+  if (toolChain || chain.observes('classic.PostToolUse')) innerKinds.add('toolResult');
+  if (toolChain || chain.observes('classic.PostToolUseFailure')) innerKinds.add('toolFailure');
+
+  /**
+   * `tool.check` of one call, as Claude Code raises it for every call after the rules and the
+   * settings hooks: core is hookwire's verdict on the arguments as they stand (the settings'
+   * permission rules and mode; every call is allowed without them).
+   */
+  const toolCheck = async (
+    toolName: string,
+    toolCallId: string,
+    args: unknown,
+    context: HookContext,
+  ): Promise<{ answer: Readonly<Record<string, unknown>>; core: unknown } | undefined> => {
+    if (!checks) return undefined;
+    let core: unknown;
+    const answer = await raise(
+      'tool.check',
+      {
+        tool: foreignToolName('claude', toolName),
+        input: foreignToolInput('claude', toolName, args),
+        tool_use_id: toolCallId,
+      },
+      context,
+      async () => {
+        if (options.permissions === undefined) return { decision: (core = 'allow') };
+        const verdict = await decideCall(options.permissions, toolName, args, options.projectDir);
+        core = verdict.behavior;
+        return { decision: verdict.behavior, reason: verdict.reason };
+      },
+    );
+    return isRecord(answer) ? { answer, core } : undefined;
+  };
 
   /** `classic.PreToolUse` inside `tool.call`'s core: what the settings-hook event answered. */
   const classicPreToolUse = async (
@@ -186,8 +229,32 @@ export function createModsHooks(chain: ModsChain): ModsHooks {
               ? { ...inputRecord, ...classic.updatedInput }
               : inputRecord;
             const args = hookwireArgs(event.toolName, rewritten, context);
+            const checkedCall = await toolCheck(event.toolName, event.toolCallId, args, context);
+            const verdict = checkedCall?.answer;
+            if (verdict?.decision === 'deny') {
+              const reason = `Permission denied: ${typeof verdict.reason === 'string' ? verdict.reason : 'tool.check denied the call'}`;
+              decide(ToolCallAction.skip(reason));
+              return { deny: reason };
+            }
+            if (verdict !== undefined) checked.set(event.toolCallId, verdict);
             call.reachedCore = true;
-            if (typeof classic.ask === 'string')
+            // A mod's own `ask` (where hookwire's rules allow) asks; hookwire's own ask goes on
+            // to its permission layer (PermissionRequest hooks, the person at a terminal).
+            if (
+              verdict?.decision === 'ask' &&
+              checkedCall?.core !== 'ask' &&
+              typeof classic.ask !== 'string'
+            )
+              decide(
+                ToolCallAction.ask(
+                  typeof verdict.reason === 'string' ? verdict.reason : 'tool.check asks',
+                  {
+                    by: 'mod (tool.check)',
+                    reason: typeof verdict.reason === 'string' ? verdict.reason : 'tool.check asks',
+                  },
+                ),
+              );
+            else if (typeof classic.ask === 'string')
               decide(
                 ToolCallAction.ask(classic.ask, {
                   by: 'mod (classic.PreToolUse)',
@@ -343,16 +410,21 @@ export function createModsHooks(chain: ModsChain): ModsHooks {
     },
 
     async onPermissionRequest(context, event) {
-      const answer = await raise(
-        'tool.check',
-        {
-          tool: foreignToolName('claude', event.toolName),
-          input: foreignToolInput('claude', event.toolName, event.args),
-          tool_use_id: event.toolCallId,
-        },
-        context,
-        () => ({ decision: 'ask', reason: event.reason }),
-      );
+      // The call's tool.check already answered (inside tool.call's core): its verdict stands.
+      const recorded = checked.get(event.toolCallId);
+      checked.delete(event.toolCallId);
+      const answer =
+        recorded ??
+        (await raise(
+          'tool.check',
+          {
+            tool: foreignToolName('claude', event.toolName),
+            input: foreignToolInput('claude', event.toolName, event.args),
+            tool_use_id: event.toolCallId,
+          },
+          context,
+          () => ({ decision: 'ask', reason: event.reason }),
+        ));
       if (!isRecord(answer)) return PermissionRequestAction.continue();
       if (answer.decision === 'allow') return PermissionRequestAction.allow();
       if (answer.decision === 'deny')
@@ -368,6 +440,7 @@ export function createModsHooks(chain: ModsChain): ModsHooks {
     toolCallId: string,
     outcome: Record<string, unknown>,
   ): Promise<{ answer: unknown; call: PendingCall } | undefined> => {
+    checked.delete(toolCallId);
     const call = pending.get(toolCallId);
     if (call === undefined || !call.reachedCore) {
       pending.delete(toolCallId);
