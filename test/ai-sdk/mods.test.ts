@@ -3,30 +3,20 @@
  * --plugin-dir` loads, given as `pluginDirs`, guards and rewrites a hooked `generateText` on the
  * AI SDK's mock model. The mods' worker threads end with `hw.close()`.
  */
-import { jsonSchema, isStepCount, tool } from 'ai';
+import { isStepCount } from 'ai';
 import { MockLanguageModelV4 } from 'ai/test';
 import { describe, expect, it } from 'vitest';
 import { createHookwire } from '../../src/ai-sdk.ts';
 import { writeMod } from '../cli/mods-support.ts';
-import { textAnswer, toolCallAnswer, toolOutputsOf, useHookwireFixture } from './support.ts';
+import {
+  readFileTool,
+  textAnswer,
+  toolCallAnswer,
+  toolOutputsOf,
+  useHookwireFixture,
+} from './support.ts';
 
 const fixture = useHookwireFixture(createHookwire);
-
-/** A `read_file` tool that records every input it runs with. */
-function readFileTool(ran: unknown[]) {
-  return tool({
-    description: 'Read a file',
-    inputSchema: jsonSchema<{ path: string }>({
-      type: 'object',
-      properties: { path: { type: 'string' } },
-      required: ['path'],
-    }),
-    execute: async (input: { path: string }) => {
-      ran.push(input);
-      return { content: `SECRET=hunter2 in ${input.path}` };
-    },
-  });
-}
 
 const GUARD = `import type { Register } from 'claude-code'
 export const register: Register = (on) => {
@@ -53,7 +43,7 @@ describe('Claude Code mods in hookwire/ai-sdk', () => {
     const ran: unknown[] = [];
     const result = await instance.generateText({
       model,
-      tools: { read_file: readFileTool(ran) },
+      tools: { read_file: readFileTool(ran, (path) => `SECRET=hunter2 in ${path}`) },
       prompt: 'Read .env, then notes.txt',
       stopWhen: isStepCount(4),
     });

@@ -10,9 +10,76 @@ import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { pluginArgs, writeMod } from './mods-support.ts';
-import { callTool, createSandbox, runScripted, runToolCalls, say, writeJson } from './support.ts';
+import {
+  callTool,
+  createSandbox,
+  runScripted,
+  runToolCalls,
+  say,
+  settingsWith,
+  writeHookScript,
+  writeJson,
+} from './support.ts';
 
 describe('Claude Code mods: failClosed, tool.check, $.model, $.session, $.clock', () => {
+  it('classic.PreToolUse wraps the settings PreToolUse hooks: next(e) runs them, and the mod reads and overrides their answer', async () => {
+    const sandbox = await createSandbox();
+    const guard = await writeHookScript(
+      sandbox.project,
+      'no-shell.mjs',
+      `let input = ''
+for await (const chunk of process.stdin) input += chunk
+const { tool_input } = JSON.parse(input)
+process.stderr.write('settings says no to ' + tool_input.command)
+process.exit(2)
+`,
+    );
+    await writeJson(
+      join(sandbox.project, '.hookwire', 'settings.json'),
+      settingsWith({ PreToolUse: [guard] }, { PreToolUse: { matcher: 'shell' } }),
+    );
+    const mod = await writeMod(
+      sandbox,
+      'wrapper',
+      `import type { Register } from 'claude-code'
+export const register: Register = (on) => {
+  const seen: string[] = []
+  on('classic.PreToolUse', async ($, e, next) => {
+    const command = String(e.tool_input.command)
+    // An echo is passed on as a printf, so the settings hook judges the rewritten input.
+    const passed = command.startsWith('echo ') ? { ...e, tool_input: { ...e.tool_input, command: 'printf ok > ok.txt' } } : e
+    const answer = await next(passed)
+    seen.push(e.tool_name + ' ' + command + ' -> ' + JSON.stringify(answer))
+    await $.fs.write('classic.log', seen.join('\\n') + '\\n')
+    return command.startsWith('echo ') ? { updatedInput: passed.tool_input } : answer
+  })
+}
+`,
+    );
+
+    const { results, code, stderr } = await runToolCalls(
+      sandbox,
+      [
+        ['shell', { command: 'echo hi > hi.txt' }],
+        ['shell', { command: 'touch denied.txt' }],
+      ],
+      pluginArgs(mod),
+    );
+    expect(stderr).toBe('');
+    expect(code).toBe(0);
+    const log = (await readFile(join(sandbox.project, 'classic.log'), 'utf8')).trim().split('\n');
+    // The settings hook ran inside next, on the input the mod passed, and the mod read its deny.
+    expect(log[0]).toContain('Bash echo hi > hi.txt -> {"deny":');
+    expect(log[0]).toContain('settings says no to printf ok > ok.txt');
+    expect(log[1]).toContain('settings says no to touch denied.txt');
+    // The mod overrode the first deny with its rewrite; the second deny stood.
+    expect(await readFile(join(sandbox.project, 'ok.txt'), 'utf8')).toBe('ok');
+    expect(existsSync(join(sandbox.project, 'hi.txt'))).toBe(false);
+    expect(results[0]?.error).toBeUndefined();
+    expect(existsSync(join(sandbox.project, 'denied.txt'))).toBe(false);
+    expect(results[1]?.error).toContain('settings says no to touch denied.txt');
+  });
+
   it('a failClosed plugin denies when its guard throws, returns a wrong shape or runs over its budget', async () => {
     const sandbox = await createSandbox();
     const mod = await writeMod(

@@ -233,7 +233,7 @@ export const register: Register = (on) => {
     );
     expect(existsSync(join(sandbox.project, 'closed.txt'))).toBe(false);
     expect(closed.results[0]?.error).toContain('the plugin fails closed');
-  });
+  }, 60_000);
 
   it('$.process.run runs an argument vector through the supervised runner, with no shell', async () => {
     const sandbox = await createSandbox();

@@ -93,12 +93,22 @@ const contextOf = (answer: unknown): string | undefined => {
   return undefined;
 };
 
+/** What `$.turn.abort` set on a dispatch's scope (read anew: hooks set it while it runs). */
+const abortedOf = (scope: DispatchScope): string | undefined => scope.aborted;
+
 /** The two members of the stack (see the module's doc). */
 export interface ModsHooks {
   readonly outer: AgentHook;
   readonly inner: AgentHook;
   /** Releases the calls still waiting in core (`{ deny }`): the session is closing. */
   release(): void;
+  /**
+   * True when a mod hooks `classic.PreToolUse`: the hook session then hands the non-managed
+   * PreToolUse hooks to `wrapPreToolUse` instead of seating them in its stack.
+   */
+  readonly wrapsPreToolUse: boolean;
+  /** The settings' PreToolUse hooks `classic.PreToolUse` wraps (its core). */
+  wrapPreToolUse(hooks: AgentHook): void;
 }
 
 export interface ModsHooksOptions {
@@ -162,6 +172,7 @@ export function createModsHooks(chain: ModsChain, options: ModsHooksOptions): Mo
     toolCallId: string,
     args: unknown,
     context: HookContext,
+    scope: DispatchScope,
   ): Promise<{ answer: Readonly<Record<string, unknown>>; core: unknown } | undefined> => {
     if (!checks) return undefined;
     let core: unknown;
@@ -179,18 +190,70 @@ export function createModsHooks(chain: ModsChain, options: ModsHooksOptions): Mo
         core = verdict.behavior;
         return { decision: verdict.behavior, reason: verdict.reason };
       },
+      scope,
     );
     return isRecord(answer) ? { answer, core } : undefined;
   };
 
-  /** `classic.PreToolUse` inside `tool.call`'s core: what the settings-hook event answered. */
+  /**
+   * The settings' PreToolUse hooks a `classic.PreToolUse` hook wraps (every group but the managed
+   * policy's, which run before the mods): the hook session hands them over, and they run as that
+   * event's core instead of in the stack.
+   */
+  let wrappedPreToolUse: AgentHook | undefined;
+
+  /**
+   * `classic.PreToolUse` inside `tool.call`'s core: `e` is the settings hooks' stdin JSON, core
+   * runs them (on `e.tool_input` as the hook passed it on) and answers what they decided, as
+   * Claude Code's `PreToolUseResult` (`{ deny }`, `{ ask }`, `{ updatedInput }`, or `{}`).
+   */
   const classicPreToolUse = async (
-    toolName: string,
-    e: Record<string, unknown>,
+    event: { readonly toolName: string; readonly toolCallId: string; readonly args: unknown },
+    input: Record<string, unknown>,
     context: HookContext,
+    scope: DispatchScope,
   ): Promise<Record<string, unknown>> => {
     if (!classicTool) return {};
-    const answer = await raise('classic.PreToolUse', e, context, () => ({}));
+    const { tool: _tool, tool_use_id: _id, agentId: _agent, ...toolInput } = input;
+    const e = {
+      hook_event_name: 'PreToolUse',
+      tool_name: foreignToolName('claude', event.toolName),
+      tool_input: toolInput,
+      tool_use_id: event.toolCallId,
+    };
+    const answer = await raise(
+      'classic.PreToolUse',
+      e,
+      context,
+      async (given) => {
+        const passed = isRecord(given) && isRecord(given.tool_input) ? given.tool_input : toolInput;
+        const changed = JSON.stringify(passed) !== JSON.stringify(toolInput);
+        const unchanged = changed ? { updatedInput: passed } : {};
+        const hooks = wrappedPreToolUse;
+        if (hooks?.onToolCall === undefined) return unchanged;
+        const args = hookwireArgs(event.toolName, passed, context);
+        const action = await hooks.onToolCall(context, {
+          toolName: event.toolName,
+          toolCallId: event.toolCallId,
+          args,
+          originalArgs: event.args,
+        });
+        switch (action.kind) {
+          case 'skip':
+            return action.ask === undefined ? { deny: action.reason } : { ask: action.reason };
+          case 'stop':
+            scope.aborted = action.reason;
+            return { deny: action.reason };
+          case 'rewrite':
+            return { updatedInput: foreignToolInput('claude', event.toolName, action.args) };
+          case 'result':
+            return { ...unchanged, result: action.result };
+          default:
+            return unchanged;
+        }
+      },
+      scope,
+    );
     return isRecord(answer) ? answer : {};
   };
 
@@ -220,16 +283,32 @@ export function createModsHooks(chain: ModsChain, options: ModsHooksOptions): Mo
           context,
           async (input) => {
             const inputRecord = isRecord(input) ? { ...input } : e;
-            const classic = await classicPreToolUse(event.toolName, inputRecord, context);
+            const classic = await classicPreToolUse(event, inputRecord, context, scope);
+            if (scope.aborted !== undefined) {
+              decide(ToolCallAction.stop(scope.aborted));
+              return { deny: scope.aborted };
+            }
             if (typeof classic.deny === 'string') {
               decide(ToolCallAction.skip(classic.deny));
               return { deny: classic.deny };
+            }
+            if ('result' in classic) {
+              // A settings hook supplied the result: the tool does not run, PostToolUse sees it.
+              call.reachedCore = true;
+              decide(ToolCallAction.result(classic.result));
+              return outcome;
             }
             const rewritten = isRecord(classic.updatedInput)
               ? { ...inputRecord, ...classic.updatedInput }
               : inputRecord;
             const args = hookwireArgs(event.toolName, rewritten, context);
-            const checkedCall = await toolCheck(event.toolName, event.toolCallId, args, context);
+            const checkedCall = await toolCheck(
+              event.toolName,
+              event.toolCallId,
+              args,
+              context,
+              scope,
+            );
             const verdict = checkedCall?.answer;
             if (verdict?.decision === 'deny') {
               const reason = `Permission denied: ${typeof verdict.reason === 'string' ? verdict.reason : 'tool.check denied the call'}`;
@@ -267,7 +346,9 @@ export function createModsHooks(chain: ModsChain, options: ModsHooksOptions): Mo
                   ? ToolCallAction.run()
                   : ToolCallAction.rewrite(args),
               );
-            if (scope.aborted !== undefined) decide(ToolCallAction.stop(scope.aborted));
+            // A tool.check hook's `$.turn.abort` ends the run after all.
+            const aborted = abortedOf(scope);
+            if (aborted !== undefined) decide(ToolCallAction.stop(aborted));
             return outcome;
           },
           scope,
@@ -523,5 +604,13 @@ export function createModsHooks(chain: ModsChain, options: ModsHooksOptions): Mo
     },
   };
 
-  return { outer, inner, release };
+  return {
+    outer,
+    inner,
+    release,
+    wrapsPreToolUse: classicTool,
+    wrapPreToolUse(hooks) {
+      wrappedPreToolUse = hooks;
+    },
+  };
 }
