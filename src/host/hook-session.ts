@@ -177,6 +177,8 @@ export interface HookSessionOptions extends HookSettingsOptions {
    * (`HookSession.modWarnings`). Default false.
    */
   readonly modsPartial?: boolean;
+  /** The run's permission mode (`--permission-mode`), for the mods' `tool.check` verdicts. */
+  readonly permissionMode?: PermissionMode;
 }
 
 /** What `openHookSession` opened: the stack to fire through and what keeps it running. */
@@ -288,7 +290,9 @@ export async function openHookSession(options: HookSessionOptions): Promise<Hook
               : options.confinement,
         }),
   };
-  // Claude Code mods load (and a refusal throws) before anything else starts.
+  // Claude Code mods load (and a refusal throws) before anything else starts. Their tool.check
+  // core is the settings' permission layer (with `permissionMode` when the host gives one).
+  const modsPermissions = settingsPermissions(settings, options.permissionMode);
   const mods =
     settings.plugins.length === 0
       ? undefined
@@ -302,6 +306,9 @@ export async function openHookSession(options: HookSessionOptions): Promise<Hook
             projectDir,
             runner,
             ...(options.env === undefined ? {} : { env: options.env }),
+            ...(options.promptModel === undefined ? {} : { promptModel: options.promptModel }),
+            ...(options.resolveModel === undefined ? {} : { resolveModel: options.resolveModel }),
+            ...(modsPermissions === undefined ? {} : { permissions: modsPermissions }),
           })
           .catch(async (error: unknown) => {
             await disposeAll(disposers);
@@ -318,14 +325,21 @@ export async function openHookSession(options: HookSessionOptions): Promise<Hook
     createHooks === undefined || mods === undefined
       ? []
       : createHooks(managedGroups(settings, true), commandHookOptions);
+  const otherSettings = mods === undefined ? settings : managedGroups(settings, false);
+  // A mod on classic.PreToolUse wraps the other PreToolUse hooks: they run as its core.
+  const wrapped = mods?.wrapsPreToolUse === true && createHooks !== undefined;
+  const wrappedHooks = wrapped
+    ? createHooks(eventGroups(otherSettings, 'PreToolUse', true), commandHookOptions)
+    : [];
   const otherHooks =
     createHooks === undefined
       ? []
       : createHooks(
-          mods === undefined ? settings : managedGroups(settings, false),
+          wrapped ? eventGroups(otherSettings, 'PreToolUse', false) : otherSettings,
           commandHookOptions,
         );
-  const commandHooks = [...managedHooks, ...otherHooks];
+  if (wrapped) mods.wrapPreToolUse(new HookStack(wrappedHooks, options.stack));
+  const commandHooks = [...managedHooks, ...wrappedHooks, ...otherHooks];
   // The kinds' own hooks go last: e.g. hook processes stop after every SessionEnd hook answered.
   const stack = new HookStack(
     [
@@ -382,6 +396,19 @@ function managedGroups(settings: EffectiveSettings, managed: boolean): Effective
       Object.entries(settings.events).map(([event, groups]) => [
         event,
         groups.filter((group) => (group.layer === 'managed') === managed),
+      ]),
+    ),
+  };
+}
+
+/** The settings with only the groups of `event` (`only`), or with every other event's. */
+function eventGroups(settings: EffectiveSettings, event: string, only: boolean): EffectiveSettings {
+  return {
+    ...settings,
+    events: Object.fromEntries(
+      Object.entries(settings.events).map(([name, groups]) => [
+        name,
+        (name === event) === only ? groups : [],
       ]),
     ),
   };

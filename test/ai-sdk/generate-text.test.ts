@@ -23,6 +23,7 @@ import { readTranscript, type TranscriptRecord } from '../../src/loop/index.ts';
 import { textOf } from '../../src/content/index.ts';
 import {
   group,
+  readFileTool,
   textAnswer,
   toolCallAnswer,
   toolOutputsOf,
@@ -32,22 +33,6 @@ import {
 
 const fixture = useHookwireFixture(createHookwire);
 const { open } = fixture;
-
-/** A `read_file` tool that records every input it runs with. */
-function readFileTool(ran: unknown[]) {
-  return tool({
-    description: 'Read a file',
-    inputSchema: jsonSchema<{ path: string }>({
-      type: 'object',
-      properties: { path: { type: 'string' } },
-      required: ['path'],
-    }),
-    execute: async (input: { path: string }) => {
-      ran.push(input);
-      return { content: `contents of ${input.path}` };
-    },
-  });
-}
 
 describe('hw.generateText with no hooks', () => {
   it('returns what the bare AI SDK returns', async () => {

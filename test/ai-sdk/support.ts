@@ -7,6 +7,7 @@ import type {
   LanguageModelV4GenerateResult,
   LanguageModelV4StreamPart,
 } from '@ai-sdk/provider';
+import { jsonSchema, tool } from 'ai';
 import { afterEach, beforeEach } from 'vitest';
 
 /** A temp project with isolated settings layers and hook scripts. */
@@ -170,4 +171,23 @@ export function userTextsOf(call: LanguageModelV4CallOptions): string[] {
       ? [message.content.map((part) => (part.type === 'text' ? part.text : '')).join(' ')]
       : [],
   );
+}
+
+/** A `read_file` tool that records every input it runs with and answers `content` of the path. */
+export function readFileTool(
+  ran: unknown[],
+  content: (path: string) => string = (path) => `contents of ${path}`,
+) {
+  return tool({
+    description: 'Read a file',
+    inputSchema: jsonSchema<{ path: string }>({
+      type: 'object',
+      properties: { path: { type: 'string' } },
+      required: ['path'],
+    }),
+    execute: async (input: { path: string }) => {
+      ran.push(input);
+      return { content: content(input.path) };
+    },
+  });
 }

@@ -9,33 +9,8 @@ import { existsSync } from 'node:fs';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import {
-  callTool,
-  createSandbox,
-  runScripted,
-  runToolCalls,
-  say,
-  writeJson,
-  type Sandbox,
-} from './support.ts';
-
-/** Writes a plugin directory whose hooks/hooks.json names `register.ts`; returns its path. */
-async function writeMod(
-  sandbox: Sandbox,
-  name: string,
-  source: string,
-  manifest: Record<string, unknown> = {},
-): Promise<string> {
-  const root = join(sandbox.root, 'plugins', name);
-  await mkdir(join(root, 'hooks'), { recursive: true });
-  await writeJson(join(root, '.claude-plugin', 'plugin.json'), { name, ...manifest });
-  await writeJson(join(root, 'hooks', 'hooks.json'), { modules: ['./register.ts'] });
-  await writeFile(join(root, 'hooks', 'register.ts'), source);
-  return root;
-}
-
-const pluginArgs = (...roots: string[]): string[] =>
-  roots.flatMap((root) => ['--plugin-dir', root]);
+import { pluginArgs, writeMod } from './mods-support.ts';
+import { callTool, createSandbox, runScripted, runToolCalls, say, writeJson } from './support.ts';
 
 /** A guard that denies before next: `rm -rf` in a Bash command. */
 const RM_GUARD = `import type { Register } from 'claude-code'
@@ -207,7 +182,8 @@ export const register: Register = (on) => {
       .trim()
       .split('\n')
       .map((line) => (JSON.parse(line) as { event: string }).event);
-    // `*` is every event, the settings-hook events (classic.*) included; each is recorded after
+    // `*` is every event, the settings-hook events (classic.*) and the permission verdict each
+    // call gets (tool.check, inside tool.call's core) included; each is recorded after
     // next resolved, so an event nested in another's core is on record before it.
     expect(events).toEqual([
       'classic.SessionStart',
@@ -215,6 +191,7 @@ export const register: Register = (on) => {
       'classic.UserPromptSubmit',
       'prompt.submit',
       'classic.PreToolUse',
+      'tool.check',
       'classic.PostToolUse',
       'tool.call',
       'classic.Stop',
@@ -256,7 +233,7 @@ export const register: Register = (on) => {
     );
     expect(existsSync(join(sandbox.project, 'closed.txt'))).toBe(false);
     expect(closed.results[0]?.error).toContain('the plugin fails closed');
-  });
+  }, 60_000);
 
   it('$.process.run runs an argument vector through the supervised runner, with no shell', async () => {
     const sandbox = await createSandbox();

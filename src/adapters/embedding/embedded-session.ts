@@ -112,6 +112,15 @@ export interface HookwireOptions {
    * `HOOKWIRE_TRUST_PROJECT`). Default `process.env`.
    */
   readonly env?: SettingsEnvironment & { readonly HOOKWIRE_TRUST_PROJECT?: string | undefined };
+  /**
+   * Claude Code plugin directories, as `hookwire run --plugin-dir` (relative to `cwd`): their
+   * settings hooks and their mods (`hooks/hooks.json` `modules`) run in this session's stack,
+   * beside the plugins the settings name. A mod hookwire cannot serve refuses the session
+   * (`ModsRefusedError`, naming what it needs) unless `modsPartial`.
+   */
+  readonly pluginDirs?: readonly string[];
+  /** `--mods-partial`: a refused mod is left out, with a warning (`onReport`), instead. */
+  readonly modsPartial?: boolean;
 }
 
 const SESSION_ID = /^[A-Za-z0-9._-]+$/;
@@ -363,6 +372,9 @@ export async function openEmbeddedSession(
     hooks: options.hooks ?? [],
     trust,
     ...(options.env === undefined ? {} : { env: options.env }),
+    ...(options.pluginDirs === undefined ? {} : { pluginDirs: options.pluginDirs }),
+    ...(options.modsPartial === undefined ? {} : { modsPartial: options.modsPartial }),
+    ...(options.permissionMode === undefined ? {} : { permissionMode: options.permissionMode }),
     ...(options.onHookRun === undefined ? {} : { onHookRun: options.onHookRun }),
   });
   let transcript: TranscriptWriter | undefined;
@@ -391,6 +403,8 @@ export async function openEmbeddedSession(
       options,
       lifecycle.sessionEvents,
     );
+    for (const warning of hookSession.modWarnings)
+      session.report({ level: 'warning', text: `hookwire: ${warning}` });
     const skipped = hookSession.settings.untrustedHooks;
     if (skipped > 0)
       session.report({

@@ -216,6 +216,7 @@ export async function runCommand(
   const hookFailures = new HookFailureTally();
   const hookSession = await openCommandHookSession(options, {
     ...(options.modsPartial === true ? { modsPartial: true } : {}),
+    ...(options.permissionMode === undefined ? {} : { permissionMode: options.permissionMode }),
     onHookRun: (record, verdict) => {
       hookFailures.add(record);
       output.hookRun(record, verdict);

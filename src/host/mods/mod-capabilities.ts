@@ -4,8 +4,14 @@
  *
  * - `ui.log|toast|status|notice`: a line in the run's reports. `ui.ask` rejects: nobody is there
  *   to ask (as under `claude -p`).
- * - `session.cwd|root|id`: read-only facts of the session.
- * - `clock.now|sleep`, `env.get` (reading this process's environment).
+ * - `session.cwd|root|id|model|turns|messages`: read-only views of the session (`messages` and
+ *   `turns` read its transcript: `{ role, text, toolUses, toolResults? }` per message).
+ * - `clock.now|sleep|after|every`: the waits are the host's timers (a mod has no timer globals);
+ *   `after` and `every` resolve one wait per call (per period), and every wait of a hook is
+ *   cancelled when the hook's run ends. `env.get` reads this process's environment.
+ * - `model.complete({ model, prompt, system?, maxTokens? })`: one text completion through the
+ *   prompt hook kind's models (the run's model for an alias such as `haiku`, a bare id through
+ *   the run's provider, `PROVIDER:MODEL` resolved as a prompt hook's `model`); the reply's text.
  * - `fs.read|write|list|exists|stat`: confined to the project and the plugin's directory (a path
  *   that leaves both, also through a symbolic link, is refused), 4 MiB per file.
  * - `process.run(argv, init?)`: through the session's supervised runner in argv mode (the program
@@ -17,6 +23,8 @@
  */
 import { mkdir, readdir, readFile, realpath, rename, stat, writeFile } from 'node:fs/promises';
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
+import type { LanguageModel, Message } from '../../content/index.ts';
+import { historyOf, readTranscript } from '../../loop/transcript.ts';
 import type { CommandRunner } from '../../supervision/index.ts';
 import type { CapabilityCore, DispatchScope, LoadedMod } from './mods-chain.ts';
 
@@ -30,8 +38,14 @@ export const SERVED_CAPABILITIES: ReadonlySet<string> = new Set([
   'session.cwd',
   'session.root',
   'session.id',
+  'session.model',
+  'session.turns',
+  'session.messages',
   'clock.now',
   'clock.sleep',
+  'clock.after',
+  'clock.every',
+  'model.complete',
   'env.get',
   'fs.read',
   'fs.write',
@@ -60,6 +74,74 @@ export interface CapabilityOptions {
   readonly homeDir: string;
   /** The environment `env.get` reads. Default `process.env`. */
   readonly env?: Readonly<Record<string, string | undefined>>;
+  /** The run's model (the prompt hook kind's judge): `model.complete`, `session.model`. */
+  readonly promptModel?: () => Promise<LanguageModel>;
+  /** Resolves a `PROVIDER:MODEL` spec (as a prompt hook's `model`). */
+  readonly resolveModel?: (spec: string) => Promise<LanguageModel>;
+}
+
+/** Claude Code's model aliases: in hookwire they name the run's model. */
+const MODEL_ALIASES = new Set(['haiku', 'sonnet', 'opus', 'default', 'best', 'opusplan']);
+/** `model.complete`'s default token cap (Claude Code's). */
+const COMPLETE_MAX_TOKENS = 1024;
+
+/** Claude Code's `SessionMessage` of one hookwire message (tool responses go to the user side). */
+function sessionMessage(message: Message): Record<string, unknown> {
+  const text = message.blocks
+    .map((block) => (block.type === 'text' ? block.text : ''))
+    .filter((part) => part !== '')
+    .join('\n');
+  const toolUses = message.blocks.flatMap((block) =>
+    block.type === 'tool_call' ? [{ id: block.id, tool: block.name, input: block.parameters }] : [],
+  );
+  const toolResults = message.blocks.flatMap((block) =>
+    block.type === 'tool_response'
+      ? [
+          {
+            tool_use_id: block.callId,
+            result: block.result,
+            ...(block.error === undefined ? {} : { isError: true, text: block.error }),
+          },
+        ]
+      : [],
+  );
+  return {
+    role: message.speaker === 'ai' ? 'assistant' : 'user',
+    text,
+    toolUses,
+    ...(toolResults.length === 0 ? {} : { toolResults }),
+  };
+}
+
+/** The session's messages so far, from its transcript (none before the first is written). */
+async function transcriptMessages(path: string): Promise<Message[]> {
+  try {
+    return historyOf((await readTranscript(path)).records);
+  } catch {
+    return [];
+  }
+}
+
+/** Waits `ms` on the host's clock; rejects when `signal` aborts. */
+function hostWait(ms: number, signal: AbortSignal, what: string): Promise<void> {
+  return new Promise<void>((done, fail) => {
+    if (signal.aborted) {
+      fail(new Error(`${what}: cancelled`));
+      return;
+    }
+    const timer = setTimeout(
+      () => {
+        signal.removeEventListener('abort', onAbort);
+        done();
+      },
+      Number.isFinite(ms) && ms > 0 ? ms : 0,
+    );
+    const onAbort = (): void => {
+      clearTimeout(timer);
+      fail(new Error(`${what}: cancelled (the hook's run ended, or the run was cancelled)`));
+    };
+    signal.addEventListener('abort', onAbort, { once: true });
+  });
 }
 
 const text = (value: unknown): string => {
@@ -113,6 +195,10 @@ async function confined(mod: LoadedMod, projectDir: string, given: string): Prom
   return path;
 }
 
+/** The run's cancellation, and the hook run's own end when given. */
+const signalOf = (scope: DispatchScope, signal: AbortSignal | undefined): AbortSignal =>
+  signal === undefined ? scope.context.signal : AbortSignal.any([scope.context.signal, signal]);
+
 /** The `$` services of a session (see the module's doc). */
 export function createCapabilityCore(options: CapabilityOptions): CapabilityCore {
   const env = options.env ?? process.env;
@@ -153,7 +239,47 @@ export function createCapabilityCore(options: CapabilityOptions): CapabilityCore
     await rename(temporary, file);
   };
 
-  return async (mod, noun, method, args, scope: DispatchScope) => {
+  const complete = async (request: unknown, signal: AbortSignal): Promise<string> => {
+    if (typeof request !== 'object' || request === null)
+      throw new Error(
+        '$.model.complete(request): request is { model, prompt, system?, maxTokens? }',
+      );
+    const { model, prompt, system, maxTokens } = request as Record<string, unknown>;
+    if (typeof prompt !== 'string') throw new Error('$.model.complete: prompt must be a string');
+    const spec = typeof model === 'string' ? model : '';
+    let language: LanguageModel;
+    let id: string;
+    if (spec.includes(':')) {
+      if (options.resolveModel === undefined)
+        throw new Error(`$.model.complete: this host cannot resolve the model "${spec}"`);
+      language = await options.resolveModel(spec);
+      id = language.modelId;
+    } else {
+      if (options.promptModel === undefined)
+        throw new Error('$.model.complete: this host gives mods no model');
+      language = await options.promptModel();
+      id = spec === '' || MODEL_ALIASES.has(spec) ? language.modelId : spec;
+    }
+    const response = await language.generate(
+      {
+        model: id,
+        contents: [{ speaker: 'human', blocks: [{ type: 'text', text: prompt }] }],
+        settings: {
+          ...(typeof system === 'string' && system !== '' ? { systemInstruction: system } : {}),
+          maxOutputTokens:
+            typeof maxTokens === 'number' && maxTokens > 0 ? maxTokens : COMPLETE_MAX_TOKENS,
+        },
+      },
+      { signal },
+    );
+    const text = response.content.blocks
+      .map((block) => (block.type === 'text' ? block.text : ''))
+      .join('');
+    if (text === '') throw new Error('$.model.complete: the reply has no text');
+    return text;
+  };
+
+  return async (mod, noun, method, args, scope: DispatchScope, signal?: AbortSignal) => {
     const name = `${noun}.${method}`;
     switch (name) {
       case 'ui.log':
@@ -179,22 +305,31 @@ export function createCapabilityCore(options: CapabilityOptions): CapabilityCore
         return scope.context.session.sessionId;
       case 'clock.now':
         return Date.now();
-      case 'clock.sleep': {
-        const ms = Number(args[0] ?? 0);
-        await new Promise<void>((done, fail) => {
-          const signal = scope.context.signal;
-          const timer = setTimeout(done, Number.isFinite(ms) && ms > 0 ? ms : 0);
-          signal.addEventListener(
-            'abort',
-            () => {
-              clearTimeout(timer);
-              fail(new Error('$.clock.sleep: the run was cancelled'));
-            },
-            { once: true },
-          );
-        });
+      case 'clock.sleep':
+        await hostWait(Number(args[0] ?? 0), signalOf(scope, signal), '$.clock.sleep');
         return undefined;
+      case 'clock.after':
+        // One wait of a timer: the worker runs the mod's function when it resolves.
+        await hostWait(Number(args[0] ?? 0), signalOf(scope, signal), '$.clock.after');
+        return undefined;
+      case 'clock.every':
+        // One period of an interval (at least 1 ms): the worker asks for the next after it.
+        await hostWait(Math.max(1, Number(args[0] ?? 1)), signalOf(scope, signal), '$.clock.every');
+        return undefined;
+      case 'session.model': {
+        if (options.promptModel === undefined)
+          throw new Error('$.session.model: this host gives mods no model');
+        return (await options.promptModel()).modelId;
       }
+      case 'session.messages':
+        return (await transcriptMessages(scope.context.session.transcriptPath)).map(sessionMessage);
+      case 'session.turns':
+        return (await transcriptMessages(scope.context.session.transcriptPath)).filter(
+          (message) =>
+            message.speaker === 'human' && message.blocks.some((block) => block.type === 'text'),
+        ).length;
+      case 'model.complete':
+        return complete(args[0], signalOf(scope, signal));
       case 'env.get':
         return env[stringArgument(args, 0, '$.env.get(name): name')];
       case 'fs.read': {
@@ -286,7 +421,7 @@ export function createCapabilityCore(options: CapabilityOptions): CapabilityCore
               : options.projectDir,
           input: typeof init.stdin === 'string' ? init.stdin : '',
           timeoutMs,
-          signal: scope.context.signal,
+          signal: signalOf(scope, signal),
           ...(typeof init.env === 'object' && init.env !== null
             ? { env: init.env as Record<string, string> }
             : {}),
@@ -304,7 +439,7 @@ export function createCapabilityCore(options: CapabilityOptions): CapabilityCore
         const init = (
           typeof args[1] === 'object' && args[1] !== null ? args[1] : {}
         ) as RequestInit;
-        const response = await fetch(url, { ...init, signal: scope.context.signal });
+        const response = await fetch(url, { ...init, signal: signalOf(scope, signal) });
         const body = await response.text();
         return {
           status: response.status,

@@ -74,5 +74,10 @@ export type WorkerMessage =
       readonly method: string;
       readonly args: readonly unknown[];
     }
+  | {
+      /** A timer's `cancel()`: stop serving `$` call `call` (it then rejects, unseen). */
+      readonly type: 'cancel';
+      readonly call: number;
+    }
   | { readonly type: 'console'; readonly text: string }
   | { readonly type: 'pong'; readonly probe: number };

@@ -39,8 +39,13 @@ export type FrameOutcome =
 export interface FrameServices {
   /** `next(e)`, or `next.to(e, tier)` when `to` is set. */
   next(e: unknown, to: string | undefined): Promise<unknown>;
-  /** `$.noun.method(...args)`. */
-  cap(noun: string, method: string, args: readonly unknown[]): Promise<unknown>;
+  /** `$.noun.method(...args)`; `signal` aborts when the hook's run ends or the worker cancels the call. */
+  cap(
+    noun: string,
+    method: string,
+    args: readonly unknown[],
+    signal: AbortSignal,
+  ): Promise<unknown>;
 }
 
 export interface FrameRequest {
@@ -62,6 +67,8 @@ interface Frame {
   runningSince: number | undefined;
   waiting: number;
   timer: NodeJS.Timeout | undefined;
+  /** Aborts the hook run's `$` calls still served (its timers' waits) when the run ends. */
+  readonly calls: AbortController;
   settle(outcome: FrameOutcome): void;
   settled: boolean;
 }
@@ -82,6 +89,8 @@ export class ModWorkerHost {
   #nextFrame = 1;
   #nextProbe = 1;
   readonly #probes = new Map<number, () => void>();
+  /** The `$` calls being served, by call id: a worker's `cancel` aborts one. */
+  readonly #cancels = new Map<number, AbortController>();
   #closed = false;
 
   constructor(data: ModWorkerData, options: ModWorkerHostOptions = {}) {
@@ -153,11 +162,13 @@ export class ModWorkerHost {
             runningSince: undefined,
             waiting: 0,
             timer: undefined,
+            calls: new AbortController(),
             settled: false,
             settle: (outcome) => {
               if (frame.settled) return;
               frame.settled = true;
               clearTimeout(frame.timer);
+              frame.calls.abort();
               this.#frames.delete(id);
               resolve(outcome);
             },
@@ -246,6 +257,10 @@ export class ModWorkerHost {
       return;
     }
     if (message.type === 'loaded' || message.type === 'load-failed') return;
+    if (message.type === 'cancel') {
+      this.#cancels.get(message.call)?.abort();
+      return;
+    }
     const frame = this.#frames.get(message.frame);
     if (message.type === 'done') {
       frame?.settle({ ok: true, value: message.value });
@@ -267,8 +282,12 @@ export class ModWorkerHost {
       });
       return;
     }
-    // `$.clock.sleep` is the one wait that counts as the hook's own time.
-    const counts = message.type === 'cap' && message.noun === 'clock' && message.method === 'sleep';
+    // `$.clock.sleep` is the one wait that counts as the hook's own time; a timer's wait
+    // (`after`, `every`) is not waited on by the hook, so it neither counts nor pauses its clock.
+    const counts =
+      message.type === 'cap' &&
+      message.noun === 'clock' &&
+      (message.method === 'sleep' || message.method === 'after' || message.method === 'every');
     if (!counts) {
       this.#pause(frame);
       frame.waiting++;
@@ -278,10 +297,17 @@ export class ModWorkerHost {
       frame.waiting--;
       this.#resume(frame);
     };
-    const served =
-      message.type === 'next'
-        ? frame.services.next(message.e, message.to)
-        : frame.services.cap(message.noun, message.method, message.args);
+    let served: Promise<unknown>;
+    if (message.type === 'next') served = frame.services.next(message.e, message.to);
+    else {
+      // A call the worker may cancel (a timer's `cancel()`), and that ends with the hook's run.
+      const call = new AbortController();
+      const signal = AbortSignal.any([frame.calls.signal, call.signal]);
+      this.#cancels.set(message.call, call);
+      served = frame.services
+        .cap(message.noun, message.method, message.args, signal)
+        .finally(() => this.#cancels.delete(message.call));
+    }
     served.then(
       (value) => {
         finish();

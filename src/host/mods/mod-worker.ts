@@ -200,6 +200,8 @@ function engineFor(frame: number): unknown {
           {
             get(_target, method) {
               if (typeof method !== 'string' || method === 'then') return undefined;
+              if (noun === 'clock' && (method === 'after' || method === 'every'))
+                return (ms: unknown, fn: unknown) => timer(frame, method, ms, fn);
               return (...args: unknown[]) =>
                 request({ type: 'cap', frame, call: nextCall++, noun, method, args });
             },
@@ -208,6 +210,52 @@ function engineFor(frame: number): unknown {
         nouns.set(noun, methods);
       }
       return methods;
+    },
+  });
+}
+
+/**
+ * `$.clock.after(ms, fn)` / `$.clock.every(ms, fn)`: a Timer at once. Each wait is one `$` call
+ * the host serves (a mod has no timers of its own), so each is a `clock.after` / `clock.every`
+ * event other mods see; `fn` stays here and runs when the wait resolves, never after `cancel()`,
+ * a refused wait (which also ends an interval), or the end of the hook's run.
+ */
+function timer(
+  frame: number,
+  method: 'after' | 'every',
+  ms: unknown,
+  fn: unknown,
+): { cancel(): void } {
+  if (typeof fn !== 'function') throw new Error(`$.clock.${method}(ms, fn): fn must be a function`);
+  const state = { cancelled: false };
+  const cancelled = (): boolean => state.cancelled;
+  let waiting: number | undefined;
+  const wait = (): void => {
+    const call = nextCall++;
+    waiting = call;
+    request({ type: 'cap', frame, call, noun: 'clock', method, args: [ms] }).then(
+      () => {
+        waiting = undefined;
+        if (cancelled()) return;
+        try {
+          void Promise.resolve((fn as () => unknown)()).catch(() => undefined);
+        } catch {
+          // A timer's function that throws is the mod's own business, as in Claude Code.
+        }
+        // The function may have cancelled its own interval.
+        if (method === 'every' && !cancelled()) wait();
+      },
+      () => {
+        waiting = undefined;
+      },
+    );
+  };
+  wait();
+  return Object.freeze({
+    cancel() {
+      if (state.cancelled) return;
+      state.cancelled = true;
+      if (waiting !== undefined) post({ type: 'cancel', call: waiting });
     },
   });
 }

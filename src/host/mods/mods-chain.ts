@@ -61,6 +61,8 @@ export type CapabilityCore = (
   method: string,
   args: readonly unknown[],
   scope: DispatchScope,
+  /** Aborts when the calling hook's run ends (its waits are cancelled with it). */
+  signal?: AbortSignal,
 ) => Promise<unknown>;
 
 export interface ModsChainOptions {
@@ -229,8 +231,12 @@ export class ModsChain {
         firstNext ??= promise;
         return promise;
       },
-      cap: (noun: string, method: string, args: readonly unknown[]): Promise<unknown> =>
-        this.capability(link.mod, noun, method, args, scope),
+      cap: (
+        noun: string,
+        method: string,
+        args: readonly unknown[],
+        signal: AbortSignal,
+      ): Promise<unknown> => this.capability(link.mod, noun, method, args, scope, signal),
     };
     const request = {
       index: link.registration.index,
@@ -288,10 +294,11 @@ export class ModsChain {
     method: string,
     args: readonly unknown[],
     scope: DispatchScope,
+    signal?: AbortSignal,
   ): Promise<unknown> {
     const event = `${noun}.${method}`;
     const origin: DispatchOrigin = { plugin: mod.name, tier: mod.tier };
-    if (!this.observes(event)) return this.#capability(mod, noun, method, args, scope);
+    if (!this.observes(event)) return this.#capability(mod, noun, method, args, scope, signal);
     // Core answers `{ value }`; a hook answers `next(e)`, `{ deny }` (the call rejects) or `{ value }`.
     return this.dispatch(
       event,
@@ -300,7 +307,7 @@ export class ModsChain {
       async (e) => {
         // A hook above may have rewritten the arguments.
         const rewritten = isRecord(e) && Array.isArray(e.args) ? e.args : args;
-        return { value: await this.#capability(mod, noun, method, rewritten, scope) };
+        return { value: await this.#capability(mod, noun, method, rewritten, scope, signal) };
       },
       scope,
     ).then((answer) => {

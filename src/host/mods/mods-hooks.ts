@@ -30,6 +30,7 @@ import {
   type HookEventKind,
 } from '../../events/index.ts';
 import type { AgentHook } from '../../hooks/agent-hook.ts';
+import { decideCall, type AgentPermissions } from '../../hooks/permissions/index.ts';
 import {
   foreignToolInput,
   foreignToolName,
@@ -92,16 +93,35 @@ const contextOf = (answer: unknown): string | undefined => {
   return undefined;
 };
 
+/** What `$.turn.abort` set on a dispatch's scope (read anew: hooks set it while it runs). */
+const abortedOf = (scope: DispatchScope): string | undefined => scope.aborted;
+
 /** The two members of the stack (see the module's doc). */
 export interface ModsHooks {
   readonly outer: AgentHook;
   readonly inner: AgentHook;
   /** Releases the calls still waiting in core (`{ deny }`): the session is closing. */
   release(): void;
+  /**
+   * True when a mod hooks `classic.PreToolUse`: the hook session then hands the non-managed
+   * PreToolUse hooks to `wrapPreToolUse` instead of seating them in its stack.
+   */
+  readonly wrapsPreToolUse: boolean;
+  /** The settings' PreToolUse hooks `classic.PreToolUse` wraps (its core). */
+  wrapPreToolUse(hooks: AgentHook): void;
 }
 
-export function createModsHooks(chain: ModsChain): ModsHooks {
+export interface ModsHooksOptions {
+  /** The project directory the permission rules are read against. */
+  readonly projectDir: string;
+  /** The settings' permission layer: `tool.check`'s core verdict. Absent: every call is allowed. */
+  readonly permissions?: AgentPermissions;
+}
+
+export function createModsHooks(chain: ModsChain, options: ModsHooksOptions): ModsHooks {
   const pending = new Map<string, PendingCall>();
+  /** `tool.check`'s answer per call, for hookwire's permission request of the same call. */
+  const checked = new Map<string, Readonly<Record<string, unknown>>>();
   /** The `context` of a `{ result, context }` answer, given to the model with that result. */
   const suppliedContext = new Map<string, string | undefined>();
   const raise = (
@@ -117,10 +137,14 @@ export function createModsHooks(chain: ModsChain): ModsHooks {
   const release = (): void => {
     for (const call of pending.values()) call.resolveOutcome({ deny: 'the call did not run' });
     pending.clear();
+    checked.clear();
   };
   const classicTool = chain.observes('classic.PreToolUse');
+  const checks = chain.observes('tool.check');
+  // `tool.check` fires for every call, inside `tool.call`'s core: the call goes through the chain.
+  const toolChain = chain.observes('tool.call') || classicTool || checks;
   const outerKinds = new Set<HookEventKind>();
-  if (chain.observes('tool.call') || classicTool) outerKinds.add('toolCall');
+  if (toolChain) outerKinds.add('toolCall');
   if (chain.observes('prompt.submit') || chain.observes('classic.UserPromptSubmit'))
     outerKinds.add('promptSubmit');
   if (chain.observes('session.start') || chain.observes('classic.SessionStart'))
@@ -133,21 +157,103 @@ export function createModsHooks(chain: ModsChain): ModsHooks {
   )
     outerKinds.add('sessionEnd');
   if (chain.observes('turn.complete') || chain.observes('classic.Stop')) outerKinds.add('stop');
-  if (chain.observes('tool.check')) outerKinds.add('permissionRequest');
+  if (checks) outerKinds.add('permissionRequest');
   const innerKinds = new Set<HookEventKind>();
-  if (chain.observes('tool.call') || chain.observes('classic.PostToolUse'))
-    innerKinds.add('toolResult');
-  if (chain.observes('tool.call') || chain.observes('classic.PostToolUseFailure'))
-    innerKinds.add('toolFailure');
+  if (toolChain || chain.observes('classic.PostToolUse')) innerKinds.add('toolResult');
+  if (toolChain || chain.observes('classic.PostToolUseFailure')) innerKinds.add('toolFailure');
 
-  /** `classic.PreToolUse` inside `tool.call`'s core: what the settings-hook event answered. */
-  const classicPreToolUse = async (
+  /**
+   * `tool.check` of one call, as Claude Code raises it for every call after the rules and the
+   * settings hooks: core is hookwire's verdict on the arguments as they stand (the settings'
+   * permission rules and mode; every call is allowed without them).
+   */
+  const toolCheck = async (
     toolName: string,
-    e: Record<string, unknown>,
+    toolCallId: string,
+    args: unknown,
     context: HookContext,
+    scope: DispatchScope,
+  ): Promise<{ answer: Readonly<Record<string, unknown>>; core: unknown } | undefined> => {
+    if (!checks) return undefined;
+    let core: unknown;
+    const answer = await raise(
+      'tool.check',
+      {
+        tool: foreignToolName('claude', toolName),
+        input: foreignToolInput('claude', toolName, args),
+        tool_use_id: toolCallId,
+      },
+      context,
+      async () => {
+        if (options.permissions === undefined) return { decision: (core = 'allow') };
+        const verdict = await decideCall(options.permissions, toolName, args, options.projectDir);
+        core = verdict.behavior;
+        return { decision: verdict.behavior, reason: verdict.reason };
+      },
+      scope,
+    );
+    return isRecord(answer) ? { answer, core } : undefined;
+  };
+
+  /**
+   * The settings' PreToolUse hooks a `classic.PreToolUse` hook wraps (every group but the managed
+   * policy's, which run before the mods): the hook session hands them over, and they run as that
+   * event's core instead of in the stack.
+   */
+  let wrappedPreToolUse: AgentHook | undefined;
+
+  /**
+   * `classic.PreToolUse` inside `tool.call`'s core: `e` is the settings hooks' stdin JSON, core
+   * runs them (on `e.tool_input` as the hook passed it on) and answers what they decided, as
+   * Claude Code's `PreToolUseResult` (`{ deny }`, `{ ask }`, `{ updatedInput }`, or `{}`).
+   */
+  const classicPreToolUse = async (
+    event: { readonly toolName: string; readonly toolCallId: string; readonly args: unknown },
+    input: Record<string, unknown>,
+    context: HookContext,
+    scope: DispatchScope,
   ): Promise<Record<string, unknown>> => {
     if (!classicTool) return {};
-    const answer = await raise('classic.PreToolUse', e, context, () => ({}));
+    const { tool: _tool, tool_use_id: _id, agentId: _agent, ...toolInput } = input;
+    const e = {
+      hook_event_name: 'PreToolUse',
+      tool_name: foreignToolName('claude', event.toolName),
+      tool_input: toolInput,
+      tool_use_id: event.toolCallId,
+    };
+    const answer = await raise(
+      'classic.PreToolUse',
+      e,
+      context,
+      async (given) => {
+        const passed = isRecord(given) && isRecord(given.tool_input) ? given.tool_input : toolInput;
+        const changed = JSON.stringify(passed) !== JSON.stringify(toolInput);
+        const unchanged = changed ? { updatedInput: passed } : {};
+        const hooks = wrappedPreToolUse;
+        if (hooks?.onToolCall === undefined) return unchanged;
+        const args = hookwireArgs(event.toolName, passed, context);
+        const action = await hooks.onToolCall(context, {
+          toolName: event.toolName,
+          toolCallId: event.toolCallId,
+          args,
+          originalArgs: event.args,
+        });
+        switch (action.kind) {
+          case 'skip':
+            return action.ask === undefined ? { deny: action.reason } : { ask: action.reason };
+          case 'stop':
+            scope.aborted = action.reason;
+            return { deny: action.reason };
+          case 'rewrite':
+            return { updatedInput: foreignToolInput('claude', event.toolName, action.args) };
+          case 'result':
+            return { ...unchanged, result: action.result };
+          default:
+            return unchanged;
+        }
+      },
+      scope,
+    );
     return isRecord(answer) ? answer : {};
   };
 
@@ -177,17 +283,57 @@ export function createModsHooks(chain: ModsChain): ModsHooks {
           context,
           async (input) => {
             const inputRecord = isRecord(input) ? { ...input } : e;
-            const classic = await classicPreToolUse(event.toolName, inputRecord, context);
+            const classic = await classicPreToolUse(event, inputRecord, context, scope);
+            if (scope.aborted !== undefined) {
+              decide(ToolCallAction.stop(scope.aborted));
+              return { deny: scope.aborted };
+            }
             if (typeof classic.deny === 'string') {
               decide(ToolCallAction.skip(classic.deny));
               return { deny: classic.deny };
+            }
+            if ('result' in classic) {
+              // A settings hook supplied the result: the tool does not run, PostToolUse sees it.
+              call.reachedCore = true;
+              decide(ToolCallAction.result(classic.result));
+              return outcome;
             }
             const rewritten = isRecord(classic.updatedInput)
               ? { ...inputRecord, ...classic.updatedInput }
               : inputRecord;
             const args = hookwireArgs(event.toolName, rewritten, context);
+            const checkedCall = await toolCheck(
+              event.toolName,
+              event.toolCallId,
+              args,
+              context,
+              scope,
+            );
+            const verdict = checkedCall?.answer;
+            if (verdict?.decision === 'deny') {
+              const reason = `Permission denied: ${typeof verdict.reason === 'string' ? verdict.reason : 'tool.check denied the call'}`;
+              decide(ToolCallAction.skip(reason));
+              return { deny: reason };
+            }
+            if (verdict !== undefined) checked.set(event.toolCallId, verdict);
             call.reachedCore = true;
-            if (typeof classic.ask === 'string')
+            // A mod's own `ask` (where hookwire's rules allow) asks; hookwire's own ask goes on
+            // to its permission layer (PermissionRequest hooks, the person at a terminal).
+            if (
+              verdict?.decision === 'ask' &&
+              checkedCall?.core !== 'ask' &&
+              typeof classic.ask !== 'string'
+            )
+              decide(
+                ToolCallAction.ask(
+                  typeof verdict.reason === 'string' ? verdict.reason : 'tool.check asks',
+                  {
+                    by: 'mod (tool.check)',
+                    reason: typeof verdict.reason === 'string' ? verdict.reason : 'tool.check asks',
+                  },
+                ),
+              );
+            else if (typeof classic.ask === 'string')
               decide(
                 ToolCallAction.ask(classic.ask, {
                   by: 'mod (classic.PreToolUse)',
@@ -200,7 +346,9 @@ export function createModsHooks(chain: ModsChain): ModsHooks {
                   ? ToolCallAction.run()
                   : ToolCallAction.rewrite(args),
               );
-            if (scope.aborted !== undefined) decide(ToolCallAction.stop(scope.aborted));
+            // A tool.check hook's `$.turn.abort` ends the run after all.
+            const aborted = abortedOf(scope);
+            if (aborted !== undefined) decide(ToolCallAction.stop(aborted));
             return outcome;
           },
           scope,
@@ -343,16 +491,21 @@ export function createModsHooks(chain: ModsChain): ModsHooks {
     },
 
     async onPermissionRequest(context, event) {
-      const answer = await raise(
-        'tool.check',
-        {
-          tool: foreignToolName('claude', event.toolName),
-          input: foreignToolInput('claude', event.toolName, event.args),
-          tool_use_id: event.toolCallId,
-        },
-        context,
-        () => ({ decision: 'ask', reason: event.reason }),
-      );
+      // The call's tool.check already answered (inside tool.call's core): its verdict stands.
+      const recorded = checked.get(event.toolCallId);
+      checked.delete(event.toolCallId);
+      const answer =
+        recorded ??
+        (await raise(
+          'tool.check',
+          {
+            tool: foreignToolName('claude', event.toolName),
+            input: foreignToolInput('claude', event.toolName, event.args),
+            tool_use_id: event.toolCallId,
+          },
+          context,
+          () => ({ decision: 'ask', reason: event.reason }),
+        ));
       if (!isRecord(answer)) return PermissionRequestAction.continue();
       if (answer.decision === 'allow') return PermissionRequestAction.allow();
       if (answer.decision === 'deny')
@@ -368,6 +521,7 @@ export function createModsHooks(chain: ModsChain): ModsHooks {
     toolCallId: string,
     outcome: Record<string, unknown>,
   ): Promise<{ answer: unknown; call: PendingCall } | undefined> => {
+    checked.delete(toolCallId);
     const call = pending.get(toolCallId);
     if (call === undefined || !call.reachedCore) {
       pending.delete(toolCallId);
@@ -450,5 +604,13 @@ export function createModsHooks(chain: ModsChain): ModsHooks {
     },
   };
 
-  return { outer, inner, release };
+  return {
+    outer,
+    inner,
+    release,
+    wrapsPreToolUse: classicTool,
+    wrapPreToolUse(hooks) {
+      wrappedPreToolUse = hooks;
+    },
+  };
 }

@@ -5,6 +5,8 @@
  */
 import { homedir } from 'node:os';
 import { join } from 'node:path';
+import type { LanguageModel } from '../../content/index.ts';
+import type { AgentPermissions } from '../../hooks/permissions/index.ts';
 import type { CommandRunner } from '../../supervision/index.ts';
 import { createCapabilityCore } from './mod-capabilities.ts';
 import { loadMods, type ModPlugin, type ModsSettings } from './load-mods.ts';
@@ -20,6 +22,12 @@ export interface OpenModsOptions {
   readonly runner: CommandRunner;
   /** `HOOKWIRE_HOME` (the home directory the user's `.hookwire/` is in), for the plugins' stores. Default `process.env`. */
   readonly env?: { readonly HOOKWIRE_HOME?: string | undefined };
+  /** The run's model, as the prompt hook kind gets it: `$.model.complete`, `$.session.model`. */
+  readonly promptModel?: () => Promise<LanguageModel>;
+  /** Resolves `PROVIDER:MODEL` for `$.model.complete`, as for a prompt hook's `model`. */
+  readonly resolveModel?: (spec: string) => Promise<LanguageModel>;
+  /** The settings' permission layer: `tool.check`'s core verdict (absent: every call is allowed). */
+  readonly permissions?: AgentPermissions;
   /** A hook's own time per event (default 10 000 ms) and its `.catch`'s (default 1 000 ms). */
   readonly budgetMs?: number;
   readonly catchBudgetMs?: number;
@@ -49,6 +57,8 @@ export async function openMods(options: OpenModsOptions): Promise<OpenedMods | u
   const capabilities = createCapabilityCore({
     projectDir: options.projectDir,
     runner: options.runner,
+    ...(options.promptModel === undefined ? {} : { promptModel: options.promptModel }),
+    ...(options.resolveModel === undefined ? {} : { resolveModel: options.resolveModel }),
     homeDir: join(
       env.HOOKWIRE_HOME === undefined || env.HOOKWIRE_HOME === '' ? homedir() : env.HOOKWIRE_HOME,
       '.hookwire',
@@ -61,7 +71,10 @@ export async function openMods(options: OpenModsOptions): Promise<OpenedMods | u
       scope.context.report({ level: 'warning', text });
     },
   });
-  const hooks = createModsHooks(chain);
+  const hooks = createModsHooks(chain, {
+    projectDir: options.projectDir,
+    ...(options.permissions === undefined ? {} : { permissions: options.permissions }),
+  });
   return {
     ...hooks,
     mods: loaded.mods,
