@@ -1,16 +1,19 @@
 /**
- * What a plugin brings, read as Claude Code reads it:
+ * What a plugin brings, read as Claude Code reads it, in the plugin's layout (`PLUGIN_LAYOUTS`:
+ * Claude Code's, Codex's or Cursor's, which differ only in the rows of that table):
  *
  * - **Hooks**: `hooks/hooks.json` (and the manifest's `hooks`: a path, a list of paths, or the
- *   hooks inline), in the plugin's tool's dialect (Claude Code's for `.claude-plugin`, Codex's for
- *   `.codex-plugin`), each hook run with `CLAUDE_PLUGIN_ROOT` in its environment and
- *   `${CLAUDE_PLUGIN_ROOT}` replaced by the plugin's directory in its command. The environment
- *   is part of the hook's identity, so a plugin's copy of a handler stays separate from the same
- *   handler in settings files (which runs once however many files hold it), as in Claude Code.
- * - **MCP servers**: `.mcp.json` (and the manifest's `mcpServers`), each named
- *   `plugin_<plugin>_<server>` so its tools are `mcp__plugin_<plugin>_<server>__<tool>`, with
- *   `${CLAUDE_PLUGIN_ROOT}` replaced in its command, arguments, environment and working directory,
- *   and `CLAUDE_PLUGIN_ROOT` in its environment.
+ *   hooks inline), in the layout's dialect (Claude Code's for `.claude-plugin`, Codex's for
+ *   `.codex-plugin`, Cursor's for `.cursor-plugin`), each hook run with the layout's root
+ *   variables (`CLAUDE_PLUGIN_ROOT`, and `CURSOR_PLUGIN_ROOT` or `CODEX_PLUGIN_ROOT`) in its
+ *   environment and each `${VARIABLE}` of them replaced by the plugin's directory in its command.
+ *   The environment is part of the hook's identity, so a plugin's copy of a handler stays
+ *   separate from the same handler in settings files (which runs once however many files hold
+ *   it), as in Claude Code.
+ * - **MCP servers**: the layout's file (`.mcp.json`; Cursor's `mcp.json`) and the manifest's
+ *   `mcpServers`, each named `plugin_<plugin>_<server>` so its tools are
+ *   `mcp__plugin_<plugin>_<server>__<tool>`, with the root variables replaced in its command,
+ *   arguments, environment and working directory, and set in its environment.
  *
  * A plugin's files are another tool's files: what hookwire cannot honour in them is skipped, that
  * part only, with a warning. The plugin was trusted as a whole before its contents are read (see
