@@ -31,28 +31,27 @@ interface Layout {
   readonly command: string;
 }
 
-const CLAUDE_SHAPED_DENY = `process.stderr.write(message); process.exit(2);`;
+/** Claude Code's and Codex's hooks format: events → groups, the payload's `tool_input`, exit 2. */
+const CLAUDE_SHAPED = {
+  hooks: (command: string) => ({
+    hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command }] }] },
+  }),
+  deny: `process.stderr.write(message); process.exit(2);`,
+  command: 'input.tool_input.command',
+};
 
 const LAYOUTS: readonly Layout[] = [
   {
     folder: '.claude-plugin',
     rootVariable: 'CLAUDE_PLUGIN_ROOT',
     mcpFile: '.mcp.json',
-    hooks: (command) => ({
-      hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command }] }] },
-    }),
-    deny: CLAUDE_SHAPED_DENY,
-    command: 'input.tool_input.command',
+    ...CLAUDE_SHAPED,
   },
   {
     folder: '.codex-plugin',
     rootVariable: 'CODEX_PLUGIN_ROOT',
     mcpFile: '.mcp.json',
-    hooks: (command) => ({
-      hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command }] }] },
-    }),
-    deny: CLAUDE_SHAPED_DENY,
-    command: 'input.tool_input.command',
+    ...CLAUDE_SHAPED,
   },
   {
     folder: '.cursor-plugin',
