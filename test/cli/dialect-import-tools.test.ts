@@ -431,3 +431,39 @@ describe('hookwire hooks import round-trips for each tool of issue 31', () => {
       },
     );
 });
+
+describe('hookwire hooks import --from claude-plugin, refused', () => {
+  it(
+    'without a plugin to read, or with --plugin-dir for another tool, says what to give',
+    {
+      timeout: 60_000,
+    },
+    async () => {
+      const sandbox = await createSandbox();
+      const none = await runCli(
+        ['hooks', 'import', '--from', 'claude-plugin', '--cwd', sandbox.project],
+        {
+          env: sandbox.env,
+        },
+      );
+      expect(none.code).toBe(1);
+      expect(none.stderr).toContain('no plugin with hooks found');
+      expect(none.stderr).toContain('--plugin-dir DIR');
+      const mixed = await runCli(
+        [
+          'hooks',
+          'import',
+          '--from',
+          'cursor',
+          '--plugin-dir',
+          sandbox.root,
+          '--cwd',
+          sandbox.project,
+        ],
+        { env: sandbox.env },
+      );
+      expect(mixed.code).toBe(1);
+      expect(mixed.stderr).toContain('--plugin-dir goes with --from claude-plugin');
+    },
+  );
+});
