@@ -311,14 +311,19 @@ function addHooks(program: Command): void {
   hooks
     .command('import')
     .description(
-      "Convert another tool's hooks (Claude Code, Gemini CLI, Codex, Kimi Code) to hookwire's own settings, saying what could not be carried.",
+      "Convert another tool's hooks (Claude Code, Gemini CLI, Codex, Kimi Code, Copilot CLI, Cursor, Windsurf, the Claude-shaped tools, a Claude Code plugin) to hookwire's own settings, saying what could not be carried.",
     )
     .requiredOption(
       '--from <tool>',
-      'claude, gemini, codex, kimi, copilot, cursor, windsurf, factory, augment, codebuddy or qwen',
+      'claude, gemini, codex, kimi, copilot, cursor, windsurf, factory, augment, codebuddy, qwen or claude-plugin',
     )
     .option('--write <file>', 'write the settings to this new file instead of printing them')
     .option('--cwd <dir>', CWD_HELP)
+    .option(
+      '--plugin-dir <dir>',
+      'with --from claude-plugin: the plugin directory to import (repeatable; default: the plugins hookwire finds for the project)',
+      collectRepeated,
+    )
     .action(
       action(async (options: HooksImportOptions) => {
         const { hooksImportCommand } = await import('./commands/hooks-import.ts');

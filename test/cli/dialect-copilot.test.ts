@@ -73,6 +73,13 @@ process.exit(2);`),
           `console.log(JSON.stringify({ hookSpecificOutput: { hookEventName: 'SessionStart', additionalContext: 'VS Code rule: cite files (' + input.hook_event_name + ', ' + typeof input.session_id + ')' } }));`,
         ),
       );
+      // Copilot's own (camelCase) context injector: the prompt as Copilot gives it, context back.
+      await script(
+        join(scripts, 'prompt-context.mjs'),
+        hook(
+          `console.log(JSON.stringify({ additionalContext: 'copilot context: prompt was ' + input.prompt + ' at ' + typeof input.timestamp }));`,
+        ),
+      );
       await writeJson(join(sandbox.project, '.github', 'hooks', 'policy.json'), {
         version: 1,
         hooks: {
@@ -93,6 +100,7 @@ process.exit(2);`),
           postToolUse: [{ type: 'command', bash: `${node} log.mjs`, cwd: 'scripts' }],
           postToolUseFailure: [{ type: 'command', bash: `${node} scripts/recover.mjs` }],
           agentStop: [{ type: 'command', bash: `${node} scripts/stop.mjs` }],
+          userPromptSubmitted: [{ type: 'command', bash: `${node} scripts/prompt-context.mjs` }],
           userPromptTransformed: [{ type: 'command', bash: 'true' }],
         },
       });
@@ -126,6 +134,9 @@ process.exit(2);`),
 
       expect(JSON.stringify(requests[0]?.['contents'])).toContain(
         'VS Code rule: cite files (SessionStart, string)',
+      );
+      expect(JSON.stringify(requests[0]?.['contents'])).toContain(
+        'copilot context: prompt was go at number',
       );
       expect(existsSync(join(sandbox.project, 'victim'))).toBe(true);
       expect(JSON.stringify(requests[1]?.['contents'])).toContain(

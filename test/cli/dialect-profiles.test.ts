@@ -49,7 +49,7 @@ const CONTEXT = `
 import { readFileSync } from 'node:fs';
 const input = JSON.parse(readFileSync(0, 'utf8'));
 const dir = process.env[process.argv[2]];
-console.log(JSON.stringify({ hookSpecificOutput: { hookEventName: input.hook_event_name, additionalContext: 'project at ' + dir } }));
+console.log(JSON.stringify({ hookSpecificOutput: { hookEventName: input.hook_event_name, additionalContext: 'project at ' + dir + ' (' + input.hook_event_name + ')' } }));
 `;
 
 /** argv: VARIABLE. Blocks Stop until check.txt exists. */
@@ -79,6 +79,8 @@ interface Profile {
   readonly promptEvent: string;
   /** A 30-second timeout in the tool's unit. */
   readonly timeout: number;
+  /** Fields the tool's payloads add to Claude Code's (seen by the logger). */
+  readonly payloadFields?: (project: string) => Record<string, unknown>;
 }
 
 const PROFILES: readonly Profile[] = [
@@ -103,6 +105,11 @@ const PROFILES: readonly Profile[] = [
     variable: 'CLAUDE_PROJECT_DIR',
     promptEvent: 'PromptSubmit',
     timeout: 30_000,
+    payloadFields: (project) => ({
+      conversation_id: expect.any(String) as string,
+      workspace_roots: [project],
+      is_mcp_tool: false,
+    }),
   },
   {
     name: 'codebuddy',
@@ -159,10 +166,16 @@ async function runAndCheck(sandbox: Sandbox, profile: Profile, log: string) {
   expect(existsSync(join(sandbox.project, '.env'))).toBe(false);
   expect(results[1]).toContain('secrets stay out of .env');
   expect(await readFile(join(sandbox.project, 'out.txt'), 'utf8')).toBe('rewritten\n');
-  expect(JSON.stringify(outcome.requests[0])).toContain(`project at ${sandbox.project}`);
+  // The context injector got the tool's own prompt event name, and its answer applied.
+  expect(JSON.stringify(outcome.requests[0])).toContain(
+    `project at ${sandbox.project} (${profile.promptEvent})`,
+  );
   expect(existsSync(join(sandbox.project, 'check.txt'))).toBe(true);
   expect(JSON.stringify(outcome.requests[4])).toContain('write check.txt before you stop');
-  const logged = (await readLog(log)).map((line): [unknown, string | undefined] => [
+  const lines = await readLog(log);
+  if (profile.payloadFields !== undefined)
+    expect(lines[0]).toMatchObject(profile.payloadFields(sandbox.project));
+  const logged = lines.map((line): [unknown, string | undefined] => [
     line['tool_name'],
     (line['tool_input'] as { command?: string } | undefined)?.command,
   ]);

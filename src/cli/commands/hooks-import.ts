@@ -4,16 +4,22 @@ import { resolve } from 'node:path';
 import { importGroups, readDialectFiles } from '../../hook-kinds/dialects/import-settings.ts';
 import { DIALECT_NAMES, type DialectName } from '../../hook-kinds/dialects/vocabulary.ts';
 import { readSettingsText, formatSettingsIssues } from '../../hook-kinds/settings/index.ts';
+import { shellQuote } from '../../supervision/process-confinement.ts';
 import { CliError } from '../cli-error.ts';
+import type { HookGroupConfig } from '../../hook-kinds/settings/hook-config.ts';
 import {
   assertProjectDir,
+  loadCommandSettings,
   projectDirOf,
   type SettingsCommandOptions,
 } from '../settings-options.ts';
 
+/** What `--from` accepts: each dialect, and `claude-plugin` (plugin directories). */
+export const IMPORT_SOURCES: readonly string[] = [...DIALECT_NAMES, 'claude-plugin'];
+
 /** Options of `hookwire hooks import`. */
-export interface HooksImportOptions extends Pick<SettingsCommandOptions, 'cwd'> {
-  /** `--from claude|gemini|codex|kimi|copilot|cursor|windsurf`. */
+export interface HooksImportOptions extends Pick<SettingsCommandOptions, 'cwd' | 'pluginDir'> {
+  /** `--from claude|gemini|codex|kimi|copilot|cursor|windsurf|factory|augment|codebuddy|qwen|claude-plugin`. */
   readonly from: string;
   /** `--write FILE`: write the settings there (a new file) instead of printing them. */
   readonly write?: string;
@@ -27,17 +33,25 @@ export interface HooksImportOptions extends Pick<SettingsCommandOptions, 'cwd'> 
  * an unknown dialect, no file to import, or an existing `--write` file.
  */
 export async function hooksImportCommand(options: HooksImportOptions): Promise<number> {
-  if (!(DIALECT_NAMES as readonly string[]).includes(options.from))
+  if (!IMPORT_SOURCES.includes(options.from))
     throw new CliError(
-      `--from ${options.from}: unknown tool; use one of ${DIALECT_NAMES.join(', ')}.`,
+      `--from ${options.from}: unknown tool; use one of ${IMPORT_SOURCES.join(', ')}.`,
     );
-  const dialect = options.from as DialectName;
+  if (options.pluginDir !== undefined && options.from !== 'claude-plugin')
+    throw new CliError(
+      `--plugin-dir goes with --from claude-plugin (--from ${options.from} reads that tool's own files).`,
+    );
   await assertProjectDir(options);
   const projectDir = projectDirOf(options);
-  const read = await readDialectFiles(dialect, { projectDir });
+  const read =
+    options.from === 'claude-plugin'
+      ? await readPluginHooks(options)
+      : await readDialectFiles(options.from as DialectName, { projectDir });
   if (read.files.length === 0)
     throw new CliError(
-      `--from ${dialect}: no ${dialect} settings file found for ${projectDir} (looked where hookwire reads them; see "Hooks from other tools" in the README).`,
+      options.from === 'claude-plugin'
+        ? `--from claude-plugin: no plugin with hooks found for ${projectDir} (give --plugin-dir DIR, or name it in the "plugins" setting or enable an installed one; see "Claude Code plugins" in the README).`
+        : `--from ${options.from}: no ${options.from} settings file found for ${projectDir} (looked where hookwire reads them; see "Hooks from other tools" in the README).`,
     );
   const imported = importGroups(read.groups);
   const text = JSON.stringify(imported.settings, null, 2) + '\n';
@@ -63,4 +77,50 @@ export async function hooksImportCommand(options: HooksImportOptions): Promise<n
     process.stderr.write(`hookwire: wrote ${target} from ${read.files.join(', ')}\n`);
   }
   return 0;
+}
+
+/**
+ * The hooks of the plugins `--plugin-dir` names (or, without it, every plugin hookwire finds for
+ * the project: the `plugins` setting and the installed plugins `enabledPlugins` turns on), read as
+ * `hookwire run` reads them: in the layout's dialect, `${CLAUDE_PLUGIN_ROOT}` (and the layout's
+ * other root variables) replaced by the plugin's directory in each command. hookwire's own
+ * settings have no per-hook environment, so each command gets the variables the plugin's hooks
+ * run with as an `export` in front of it: a script that reads `$CLAUDE_PLUGIN_ROOT` finds the same
+ * directory, and the hook stays apart from the same handler in a settings file. The plugin's
+ * agents and MCP servers are not hooks: said on stderr (keep `--plugin-dir` for them).
+ */
+async function readPluginHooks(
+  options: HooksImportOptions,
+): Promise<{ groups: HookGroupConfig[]; warnings: string[]; files: string[] }> {
+  // Reading is not running: every plugin found counts (trust is asked when the import runs).
+  const settings = await loadCommandSettings({ ...options, dialects: true }, true);
+  const { readPluginContents } = await import('../../hook-kinds/plugins/plugin-contents.ts');
+  const contents = await readPluginContents(settings.plugins);
+  const groups: HookGroupConfig[] = [];
+  const warnings = [...contents.warnings];
+  const files: string[] = [];
+  for (const parsed of contents.parsed) {
+    if (parsed.groups.length > 0) files.push(parsed.file);
+    for (const group of parsed.groups) groups.push(withRootExported(group));
+    if (parsed.mcpServers.length > 0)
+      warnings.push(
+        `${parsed.file}: the plugin's MCP servers (${parsed.mcpServers.map((server) => server.name).join(', ')}) are not hooks: keep --plugin-dir (or the "plugins" setting) for them`,
+      );
+  }
+  return { groups, warnings, files };
+}
+
+/** `group` with each command's environment as `export NAME='value';` in front of it. */
+function withRootExported(group: HookGroupConfig): HookGroupConfig {
+  return {
+    ...group,
+    hooks: group.hooks.map((hook) => {
+      if (hook.type !== 'command' || hook.env === undefined) return hook;
+      const { env, ...rest } = hook;
+      const exports = Object.entries(env)
+        .map(([name, value]) => `export ${name}=${shellQuote(value)};`)
+        .join(' ');
+      return { ...rest, command: `${exports} ${hook.command}` };
+    }),
+  };
 }

@@ -125,6 +125,12 @@ export interface Dialect {
   readonly anchoredMatchers?: boolean;
   /** Its own payload and answer shapes (see `DialectEnvelope`); absent: Claude Code's. */
   readonly envelope?: DialectEnvelope;
+  /**
+   * A Claude-shaped tool's touches to Claude Code's payload (no envelope of its own: its answers
+   * are Claude Code's): the payload as the tool gives it to a hook registered under `name` (its
+   * own event name, Augment's `PromptSubmit`, as `hook_event_name`; the fields it adds).
+   */
+  readonly claudePayload?: (name: string, payload: DialectFields) => DialectFields;
   /** Exit codes where they differ from Claude Code's. */
   readonly exitCodes?: DialectExitCodes;
   /**

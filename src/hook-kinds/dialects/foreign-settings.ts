@@ -257,21 +257,22 @@ class Reader {
     dialect: DialectName = this.origin.dialect,
   ): void {
     if (hooks.length === 0) return;
+    const envelope = DIALECTS[dialect].envelope !== undefined;
+    // A profile's own event name (Augment's `PromptSubmit`) is registered as the event it stands
+    // for (hookwire's wire knows its own names and aliases only) and kept as the dialect's event,
+    // which its hooks get as `hook_event_name`. A dialect with an envelope of its own (Copilot,
+    // Cursor, Windsurf) keeps its name: its answers are read by it.
+    const registeredAs = REGISTERED_NAMES.has(name) || envelope ? name : event;
     this.groups.push({
       event,
-      // A profile's own event name (Augment's `PromptSubmit`) is registered as the event it
-      // stands for: hookwire's wire knows its own names and aliases only. A dialect with an
-      // envelope of its own (Copilot, Cursor, Windsurf) keeps its name: its answers are read by it.
-      registeredAs: (REGISTERED_NAMES.has(name) || DIALECTS[dialect].envelope !== undefined
-        ? name
-        : event) as RegisteredEventName,
+      registeredAs: registeredAs as RegisteredEventName,
       matcher: matcher.compiled,
       matcherSource: matcher.source,
       sequential,
       hooks,
       dialect,
       foreignNames: matcher.foreignNames ?? true,
-      ...(DIALECTS[dialect].envelope === undefined ? {} : { dialectEvent: name }),
+      ...(envelope || registeredAs !== name ? { dialectEvent: name } : {}),
       layer: this.origin.layer,
       file: this.origin.file,
       path,

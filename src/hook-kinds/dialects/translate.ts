@@ -70,8 +70,9 @@ export function foreignEnvelope(
   payload: Fields,
   facts: EnvelopeFacts = {},
 ): Fields {
-  const envelope = DIALECTS[dialect].envelope;
-  return envelope === undefined ? payload : envelope.payload(name, event, payload, facts);
+  const { envelope, claudePayload } = DIALECTS[dialect];
+  if (envelope !== undefined) return envelope.payload(name, event, payload, facts);
+  return claudePayload === undefined ? payload : claudePayload(name, payload);
 }
 
 /** A dialect hook's rewritten arguments (in its words) for hookwire's tool `toolName`. */

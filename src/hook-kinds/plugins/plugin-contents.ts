@@ -1,16 +1,19 @@
 /**
- * What a plugin brings, read as Claude Code reads it:
+ * What a plugin brings, read as Claude Code reads it, in the plugin's layout (`PLUGIN_LAYOUTS`:
+ * Claude Code's, Codex's or Cursor's, which differ only in the rows of that table):
  *
  * - **Hooks**: `hooks/hooks.json` (and the manifest's `hooks`: a path, a list of paths, or the
- *   hooks inline), in the plugin's tool's dialect (Claude Code's for `.claude-plugin`, Codex's for
- *   `.codex-plugin`), each hook run with `CLAUDE_PLUGIN_ROOT` in its environment and
- *   `${CLAUDE_PLUGIN_ROOT}` replaced by the plugin's directory in its command. The environment
- *   is part of the hook's identity, so a plugin's copy of a handler stays separate from the same
- *   handler in settings files (which runs once however many files hold it), as in Claude Code.
- * - **MCP servers**: `.mcp.json` (and the manifest's `mcpServers`), each named
- *   `plugin_<plugin>_<server>` so its tools are `mcp__plugin_<plugin>_<server>__<tool>`, with
- *   `${CLAUDE_PLUGIN_ROOT}` replaced in its command, arguments, environment and working directory,
- *   and `CLAUDE_PLUGIN_ROOT` in its environment.
+ *   hooks inline), in the layout's dialect (Claude Code's for `.claude-plugin`, Codex's for
+ *   `.codex-plugin`, Cursor's for `.cursor-plugin`), each hook run with the layout's root
+ *   variables (`CLAUDE_PLUGIN_ROOT`, and `CURSOR_PLUGIN_ROOT` or `CODEX_PLUGIN_ROOT`) in its
+ *   environment and each `${VARIABLE}` of them replaced by the plugin's directory in its command.
+ *   The environment is part of the hook's identity, so a plugin's copy of a handler stays
+ *   separate from the same handler in settings files (which runs once however many files hold
+ *   it), as in Claude Code.
+ * - **MCP servers**: the layout's file (`.mcp.json`; Cursor's `mcp.json`) and the manifest's
+ *   `mcpServers`, each named `plugin_<plugin>_<server>` so its tools are
+ *   `mcp__plugin_<plugin>_<server>__<tool>`, with the root variables replaced in its command,
+ *   arguments, environment and working directory, and set in its environment.
  *
  * A plugin's files are another tool's files: what hookwire cannot honour in them is skipped, that
  * part only, with a warning. The plugin was trusted as a whole before its contents are read (see
@@ -25,29 +28,32 @@ import type { McpServerConfig, McpServerEntry } from '../settings/mcp-servers.ts
 import type { ParsedSettingsFile } from '../settings/parse-settings-text.ts';
 import { NO_FILE_POLICY } from '../settings/policy-settings.ts';
 import type { DialectName } from '../dialects/vocabulary.ts';
-import type { PluginDirectory, PluginFlavour } from './plugin-directory.ts';
+import { PLUGIN_LAYOUTS, type PluginDirectory } from './plugin-directory.ts';
 
-/** The variable (and `${…}` placeholder) that names a plugin's directory. */
+/** The variable (and `${…}` placeholder) that names a plugin's directory in Claude Code. */
 export const PLUGIN_ROOT_VARIABLE = 'CLAUDE_PLUGIN_ROOT';
-
-/**
- * The dialect a plugin's `hooks/hooks.json` is written in, by its manifest folder; a flavour
- * whose dialect hookwire does not have yet maps to nothing (its hooks are skipped with a warning).
- */
-export const PLUGIN_HOOK_DIALECTS: Readonly<Record<PluginFlavour, DialectName | undefined>> = {
-  claude: 'claude',
-  codex: 'codex',
-  cursor: undefined,
-};
 
 /** A plugin's MCP server name: `plugin_<plugin>_<server>` (characters a tool name may not have become `_`). */
 export function pluginServerName(plugin: string, server: string): string {
   return `plugin_${plugin.replace(/[^A-Za-z0-9_-]/g, '_')}_${server}`;
 }
 
-/** `text` with every `${CLAUDE_PLUGIN_ROOT}` replaced by `root`. */
-export function expandPluginRoot(text: string, root: string): string {
-  return text.replaceAll(`\${${PLUGIN_ROOT_VARIABLE}}`, root);
+/** `text` with every `${VARIABLE}` of `variables` (default Claude Code's) replaced by `root`. */
+export function expandPluginRoot(
+  text: string,
+  root: string,
+  variables: readonly string[] = [PLUGIN_ROOT_VARIABLE],
+): string {
+  let expanded = text;
+  for (const variable of variables) expanded = expanded.replaceAll(`\${${variable}}`, root);
+  return expanded;
+}
+
+/** The environment naming a plugin's directory: each of its layout's root variables. */
+function rootEnvironment(plugin: PluginDirectory): Record<string, string> {
+  return Object.fromEntries(
+    PLUGIN_LAYOUTS[plugin.flavour].rootVariables.map((variable) => [variable, plugin.root]),
+  );
 }
 
 /** What a plugin's files add to the settings. */
@@ -76,51 +82,46 @@ async function readText(file: string): Promise<string | undefined> {
 
 /** Reads the hooks and MCP servers of each plugin (see the module comment). */
 export async function readPluginContents(
-  plugins: readonly { readonly plugin: PluginDirectory; readonly flavour: PluginFlavour }[],
+  plugins: readonly PluginDirectory[],
 ): Promise<PluginContents> {
   const { readForeignSettings } = await import('../dialects/foreign-settings.ts');
   const { readMcpJsonText, readMcpServers } = await import('../settings/mcp-servers.ts');
   const parsed: ParsedSettingsFile[] = [];
   const files: { file: string; dialect?: DialectName }[] = [];
   const warnings: string[] = [];
-  for (const { plugin, flavour } of plugins) {
+  for (const plugin of plugins) {
     const { root, manifest } = plugin;
+    const layout = PLUGIN_LAYOUTS[plugin.flavour];
+    const manifestFile = join(root, layout.folder, 'plugin.json');
     // Hooks: the default file, then the manifest's (each path once).
     const hookFiles = [
       ...new Set([join(root, 'hooks', 'hooks.json'), ...manifestPaths(manifest['hooks'], root)]),
     ];
-    const dialect = PLUGIN_HOOK_DIALECTS[flavour];
     const hookTexts: { file: string; text: string }[] = [];
     for (const file of hookFiles) {
       const text = await readText(file);
       if (text !== undefined) hookTexts.push({ file, text });
     }
     if (isJsonObject(manifest['hooks']))
-      hookTexts.push({
-        file: join(root, `.${flavour}-plugin`, 'plugin.json'),
-        text: JSON.stringify({ hooks: manifest['hooks'] }),
+      hookTexts.push({ file: manifestFile, text: JSON.stringify({ hooks: manifest['hooks'] }) });
+    for (const { file, text } of hookTexts) {
+      const result = readForeignSettings(text, { file, layer: 'user', dialect: layout.dialect });
+      for (const warning of result.warnings) warnings.push(warning);
+      parsed.push({
+        ...result.parsed,
+        mcpServers: [],
+        groups: result.parsed.groups.map((group) => withPluginRoot(group, plugin)),
       });
-    if (dialect === undefined) {
-      if (hookTexts.length > 0)
-        warnings.push(
-          `plugin "${plugin.name}" (${root}): its hooks are written for ${flavour}, whose hooks hookwire does not read: they are skipped`,
-        );
-    } else
-      for (const { file, text } of hookTexts) {
-        const result = readForeignSettings(text, { file, layer: 'user', dialect });
-        for (const warning of result.warnings) warnings.push(warning);
-        parsed.push({
-          ...result.parsed,
-          mcpServers: [],
-          groups: result.parsed.groups.map((group) => withPluginRoot(group, root)),
-        });
-        files.push({ file, dialect });
-      }
+      files.push({ file, dialect: layout.dialect });
+    }
 
-    // MCP servers: `.mcp.json`, then the manifest's paths or inline servers.
+    // MCP servers: the layout's files (`.mcp.json`), then the manifest's paths or inline servers.
     const servers: McpServerEntry[] = [];
     const serverFiles = [
-      ...new Set([join(root, '.mcp.json'), ...manifestPaths(manifest['mcpServers'], root)]),
+      ...new Set([
+        ...layout.mcpFiles.map((file) => join(root, file)),
+        ...manifestPaths(manifest['mcpServers'], root),
+      ]),
     ];
     for (const file of serverFiles) {
       const text = await readText(file);
@@ -134,7 +135,7 @@ export async function readPluginContents(
       files.push({ file });
     }
     if (isJsonObject(manifest['mcpServers'])) {
-      const file = join(root, `.${flavour}-plugin`, 'plugin.json');
+      const file = manifestFile;
       const issues: Parameters<typeof readMcpServers>[2] = [];
       servers.push(
         ...readMcpServers({ mcpServers: manifest['mcpServers'] }, { file, layer: 'user' }, issues),
@@ -154,46 +155,51 @@ export async function readPluginContents(
         mcpServers: servers.map((server) => ({
           ...server,
           name: pluginServerName(plugin.name, server.name),
-          config: serverWithRoot(server.config, root),
+          config: serverWithRoot(server.config, plugin),
         })),
       });
   }
   return { parsed, files, warnings };
 }
 
-function withPluginRoot(group: HookGroupConfig, root: string): HookGroupConfig {
+function withPluginRoot(group: HookGroupConfig, plugin: PluginDirectory): HookGroupConfig {
+  const variables = PLUGIN_LAYOUTS[plugin.flavour].rootVariables;
   return {
     ...group,
     hooks: group.hooks.map((hook): HookConfig => {
       if (hook.type !== 'command') return hook;
       return {
         ...hook,
-        command: expandPluginRoot(hook.command, root),
-        env: { ...hook.env, [PLUGIN_ROOT_VARIABLE]: root },
+        command: expandPluginRoot(hook.command, plugin.root, variables),
+        ...(hook.argv === undefined
+          ? {}
+          : { argv: hook.argv.map((arg) => expandPluginRoot(arg, plugin.root, variables)) }),
+        env: { ...hook.env, ...rootEnvironment(plugin) },
       };
     }),
   };
 }
 
-function serverWithRoot(config: McpServerConfig, root: string): McpServerConfig {
+function serverWithRoot(config: McpServerConfig, plugin: PluginDirectory): McpServerConfig {
+  const { root } = plugin;
+  const variables = PLUGIN_LAYOUTS[plugin.flavour].rootVariables;
+  const expand = (text: string) => expandPluginRoot(text, root, variables);
   if (config.type === 'http')
     return {
       ...config,
-      url: expandPluginRoot(config.url, root),
+      url: expand(config.url),
       headers: Object.fromEntries(
-        Object.entries(config.headers).map(([key, value]) => [key, expandPluginRoot(value, root)]),
+        Object.entries(config.headers).map(([key, value]) => [key, expand(value)]),
       ),
     };
   return {
     ...config,
-    command: expandPluginRoot(config.command, root),
-    args: config.args.map((arg) => expandPluginRoot(arg, root)),
+    command: expand(config.command),
+    args: config.args.map(expand),
     env: {
-      ...Object.fromEntries(
-        Object.entries(config.env).map(([key, value]) => [key, expandPluginRoot(value, root)]),
-      ),
-      [PLUGIN_ROOT_VARIABLE]: root,
+      ...Object.fromEntries(Object.entries(config.env).map(([key, value]) => [key, expand(value)])),
+      ...rootEnvironment(plugin),
     },
-    cwd: config.cwd === undefined ? root : expandPluginRoot(config.cwd, root),
+    cwd: config.cwd === undefined ? root : expand(config.cwd),
   };
 }

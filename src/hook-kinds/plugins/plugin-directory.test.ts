@@ -75,14 +75,23 @@ describe('findPlugins', () => {
         inline: true,
         manifest: { name: 'flagged', version: '1.0.0' },
         origin: 'flag',
+        flavour: 'claude',
       },
-      { name: 'named', root: named, inline: false, manifest: { name: 'named' }, origin: 'setting' },
+      {
+        name: 'named',
+        root: named,
+        inline: false,
+        manifest: { name: 'named' },
+        origin: 'setting',
+        flavour: 'claude',
+      },
       {
         name: 'guard',
         root: installed,
         inline: false,
         manifest: { name: 'guard' },
         origin: 'installed',
+        flavour: 'claude',
       },
     ]);
   });
@@ -121,7 +130,7 @@ describe('findPlugins', () => {
     const codex = await plugin(join(root, 'cx'), { name: 'codex-one' }, '.codex-plugin');
     const cursor = await plugin(join(root, 'cu'), { name: 'cursor-one' }, '.cursor-plugin');
     const found = await discoverPlugins({ projectDir, pluginDirs: [bare, codex, cursor], env });
-    expect(found.plugins.map((p) => [p.plugin.name, p.flavour, p.plugin.manifest])).toEqual([
+    expect(found.plugins.map((p) => [p.plugin.name, p.plugin.flavour, p.plugin.manifest])).toEqual([
       ['bare-plugin', 'claude', {}],
       ['codex-one', 'codex', { name: 'codex-one' }],
       ['cursor-one', 'cursor', { name: 'cursor-one' }],

@@ -27,6 +27,7 @@ import { parseJsonText } from '../../wire/json-text.ts';
 import { SettingsError } from '../settings/settings-error.ts';
 import { formatJsonPath, type SettingsIssue } from '../settings/settings-issue.ts';
 import type { SettingsEnvironment, SettingsLayer } from '../settings/settings-layer.ts';
+import type { DialectName } from '../dialects/dialect-names.ts';
 
 /** One plugin directory found (see the module comment). */
 export interface PluginDirectory {
@@ -38,17 +39,59 @@ export interface PluginDirectory {
   /** The parsed `.claude-plugin/plugin.json` (or `.codex-plugin/`, `.cursor-plugin/`); `{}` without one. */
   readonly manifest: Readonly<Record<string, unknown>>;
   readonly origin: 'flag' | 'setting' | 'installed';
+  /** Which tool's layout it is (its manifest folder; `claude` without one): see `PLUGIN_LAYOUTS`. */
+  readonly flavour: PluginFlavour;
 }
 
-/** The manifest folders, in the order they are looked for. */
-export const PLUGIN_MANIFEST_FOLDERS = [
-  '.claude-plugin',
-  '.codex-plugin',
-  '.cursor-plugin',
-] as const;
+/** One plugin layout: a tool's plugin directory, which differs from Claude Code's only in these. */
+export interface PluginLayout {
+  /** The folder holding `plugin.json`. */
+  readonly folder: string;
+  /** The dialect its `hooks/hooks.json` is written in. */
+  readonly dialect: DialectName;
+  /**
+   * The variables naming the plugin's directory: each is set in its hooks' and MCP servers'
+   * environment, and each `${VARIABLE}` is replaced by the directory in their commands.
+   */
+  readonly rootVariables: readonly string[];
+  /** Its MCP server files, relative to the plugin's directory, in the order they are read. */
+  readonly mcpFiles: readonly string[];
+}
+
+/**
+ * The plugin layouts, in the order their manifest folders are looked for. Claude Code's
+ * (`.claude-plugin/`, `${CLAUDE_PLUGIN_ROOT}`, `.mcp.json`); Codex's (`.codex-plugin/`, hooks in
+ * Codex's dialect; published plugins read `CODEX_PLUGIN_ROOT` or `PLUGIN_ROOT`); Cursor's
+ * (`.cursor-plugin/`, hooks in Cursor's `{"version": 1, "hooks": …}` format, `CURSOR_PLUGIN_ROOT`,
+ * `mcp.json` as its plugin template writes it). Every layout also sets `CLAUDE_PLUGIN_ROOT`,
+ * which plugins written for several tools fall back to.
+ */
+export const PLUGIN_LAYOUTS = {
+  claude: {
+    folder: '.claude-plugin',
+    dialect: 'claude',
+    rootVariables: ['CLAUDE_PLUGIN_ROOT'],
+    mcpFiles: ['.mcp.json'],
+  },
+  codex: {
+    folder: '.codex-plugin',
+    dialect: 'codex',
+    rootVariables: ['CLAUDE_PLUGIN_ROOT', 'CODEX_PLUGIN_ROOT', 'PLUGIN_ROOT'],
+    mcpFiles: ['.mcp.json'],
+  },
+  cursor: {
+    folder: '.cursor-plugin',
+    dialect: 'cursor',
+    rootVariables: ['CLAUDE_PLUGIN_ROOT', 'CURSOR_PLUGIN_ROOT'],
+    mcpFiles: ['mcp.json', '.mcp.json'],
+  },
+} as const satisfies Readonly<Record<string, PluginLayout>>;
 
 /** Which tool a plugin directory was written for, by its manifest folder. */
-export type PluginFlavour = 'claude' | 'codex' | 'cursor';
+export type PluginFlavour = keyof typeof PLUGIN_LAYOUTS;
+
+/** The flavours in the order their manifest folders are looked for. */
+const FLAVOURS = Object.keys(PLUGIN_LAYOUTS) as PluginFlavour[];
 
 /** A `plugins` entry of a settings file. */
 export interface PluginSetting {
@@ -88,8 +131,6 @@ export interface DiscoveredPlugin {
   /** The layer that named or enabled it (`extra` for a flag). */
   readonly layer: SettingsLayer;
   readonly file: string;
-  /** Which tool's layout it is (its manifest folder; `claude` without one). */
-  readonly flavour: PluginFlavour;
 }
 
 /** What `discoverPlugins` found. */
@@ -200,10 +241,10 @@ export async function discoverPlugins(options: FindPluginsOptions): Promise<Plug
         inline: request.origin === 'flag',
         manifest: result.manifest,
         origin: request.origin,
+        flavour: result.flavour,
       },
       layer: request.layer,
       file: request.file,
-      flavour: result.flavour,
     };
     byName.set(name, found);
     plugins.push(found);
@@ -266,8 +307,8 @@ async function readPluginDirectory(request: {
       },
     };
   }
-  for (const folder of PLUGIN_MANIFEST_FOLDERS) {
-    const file = join(root, folder, 'plugin.json');
+  for (const flavour of FLAVOURS) {
+    const file = join(root, PLUGIN_LAYOUTS[flavour].folder, 'plugin.json');
     let text: string;
     try {
       text = await readFile(file, 'utf8');
@@ -284,8 +325,6 @@ async function readPluginDirectory(request: {
         },
       };
     }
-    const flavour: PluginFlavour =
-      folder === '.claude-plugin' ? 'claude' : folder === '.codex-plugin' ? 'codex' : 'cursor';
     const checked = checkManifest(text, file, basename(root));
     if (!checked.ok) return { ok: false, issue: checked.issue };
     return { ok: true, root, name: checked.name, manifest: checked.manifest, flavour };

@@ -214,9 +214,9 @@ export async function loadSettings(options: LoadSettingsOptions): Promise<Effect
   for (const warning of plugins.warnings) warnings.push(warning);
   // The trusted plugins' hooks and MCP servers load after every layer, in the user layer.
   const contents =
-    plugins.found.length === 0
+    plugins.trusted.length === 0
       ? undefined
-      : await (await import('../plugins/plugin-contents.ts')).readPluginContents(plugins.found);
+      : await (await import('../plugins/plugin-contents.ts')).readPluginContents(plugins.trusted);
   for (const warning of contents?.warnings ?? []) warnings.push(warning);
   for (const read of contents?.files ?? [])
     files.push({
@@ -255,8 +255,6 @@ async function loadPlugins(
   projectReal: string,
 ): Promise<{
   trusted: PluginDirectory[];
-  /** The trusted ones with their layout. */
-  found: DiscoveredPlugin[];
   untrusted: UntrustedPlugin[];
   warnings: readonly string[];
 }> {
@@ -271,7 +269,7 @@ async function loadPlugins(
     settings.length === 0 &&
     ![...enabledPlugins.values()].some((value) => value.enabled)
   )
-    return { trusted: [], found: [], untrusted: [], warnings: [] };
+    return { trusted: [], untrusted: [], warnings: [] };
   const { discoverPlugins } = await import('../plugins/plugin-directory.ts');
   const found = await discoverPlugins({
     projectDir: options.projectDir,
@@ -319,7 +317,6 @@ async function loadPlugins(
   }
   return {
     trusted: trusted.map((plugin) => plugin.plugin),
-    found: trusted,
     untrusted,
     warnings: found.warnings,
   };

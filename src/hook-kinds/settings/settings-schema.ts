@@ -37,7 +37,7 @@ export const hookGroupSchema = z
     }),
     dialectEvent: z.string().regex(/\S/).optional().meta({
       description:
-        'With "dialect": the event name those hooks were written for, when that tool gives its hooks payloads of its own (Cursor\'s "beforeShellExecution", Windsurf\'s "pre_run_command", Copilot CLI\'s "preToolUse"): they get that name and that payload. Default: the group\'s event.',
+        'With "dialect": the event name those hooks were written for, when that tool gives its hooks payloads of its own (Cursor\'s "beforeShellExecution", Windsurf\'s "pre_run_command", Copilot CLI\'s "preToolUse") or calls the event by a name of its own (Augment\'s "PromptSubmit"): they get that name and that payload. Default: the group\'s event.',
     }),
     hooks: z
       .array(hookEntrySchema())

@@ -32,5 +32,24 @@ export function claudeShapedDialect(name: DialectName, profile: ClaudeProfile): 
       : { mcpMatcherPrefix: profile.mcpMatcherPrefix }),
     // Claude Code's enabledPlugins is Claude Code's own.
     enablesPlugins: false,
+    ...(Object.keys(profile.eventAliases).length === 0 && profile.payloadFields === undefined
+      ? {}
+      : { claudePayload: (name, payload) => profilePayload(profile, name, payload) }),
+  };
+}
+
+/**
+ * Claude Code's payload as `profile`'s tool gives it to a hook registered under `name`: its own
+ * event name (an alias, Augment's `PromptSubmit`) as `hook_event_name`, and the fields it adds.
+ */
+function profilePayload(
+  profile: ClaudeProfile,
+  name: string,
+  payload: Readonly<Record<string, unknown>>,
+): Readonly<Record<string, unknown>> {
+  return {
+    ...payload,
+    ...profile.payloadFields?.(payload),
+    ...(name in profile.eventAliases ? { hook_event_name: name } : {}),
   };
 }

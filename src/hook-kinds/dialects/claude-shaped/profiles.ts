@@ -41,6 +41,13 @@ export interface ClaudeProfile {
    * every `mcp__SERVER__TOOL`. Case-insensitive prefix, followed by `*`, `.*` or nothing.
    */
   readonly mcpMatcherPrefix?: string;
+  /**
+   * The fields its payloads add to Claude Code's (Augment's `conversation_id`, `workspace_roots`,
+   * `is_mcp_tool`), computed from the payload hookwire built (tools in the tool's names).
+   */
+  readonly payloadFields?: (
+    payload: Readonly<Record<string, unknown>>,
+  ) => Readonly<Record<string, unknown>>;
 }
 
 /** The Claude-shaped profiles, by dialect name. */
@@ -103,6 +110,13 @@ export const CLAUDE_PROFILES = {
     timeoutUnit: 'milliseconds',
     eventAliases: { PromptSubmit: 'UserPromptSubmit' },
     mcpMatcherPrefix: 'mcp:',
+    payloadFields: (payload) => ({
+      conversation_id: payload['session_id'],
+      workspace_roots: [payload['cwd']],
+      ...(typeof payload['tool_name'] === 'string'
+        ? { is_mcp_tool: payload['tool_name'].startsWith('mcp__') }
+        : {}),
+    }),
   },
   /** Tencent CodeBuddy: Claude Code's files under `.codebuddy/`, `$CODEBUDDY_PROJECT_DIR`. */
   codebuddy: {
