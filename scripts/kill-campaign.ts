@@ -74,7 +74,7 @@ export interface CampaignFigures {
 }
 
 /** mulberry32: a small seeded PRNG, so a seed reproduces the kill points. */
-function prng(seed: number): () => number {
+export function prng(seed: number): () => number {
   let state = seed >>> 0;
   return () => {
     state = (state + 0x6d2b79f5) >>> 0;
