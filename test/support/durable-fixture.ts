@@ -5,8 +5,9 @@
  * whose hooks log each run, and two `hookwire worker` processes behind one balancer.
  *
  * The model: a prompt `session S steps N` gets N tool-calling answers, one per request (the
- * number of tool results in the request says which), each a `shell` call appending `S call_K`
- * to the effects file, then a final answer naming how many results said "interrupted".
+ * number of tool results after the turn's prompt says which), each a `shell` call appending
+ * `S call_K` to the effects file (K counts the session's calls), then a final answer naming how
+ * many results of the turn said "interrupted" and quoting the last message it was sent.
  */
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -96,13 +97,20 @@ export async function startDurableFixture(
   const model = await startLoopbackServer();
   model.replyWith((request) => {
     const body = request.body as { messages: readonly ChatMessage[] };
-    const prompt = text(body.messages.find((message) => message.role === 'user')?.content);
+    // The turn's prompt: the last user message naming a session (a Stop hook's continuation
+    // adds a user message that does not); its steps count the tool results after it.
+    const turnStart = body.messages.findLastIndex(
+      (message) => message.role === 'user' && /session \S+ steps \d+/.test(text(message.content)),
+    );
+    const prompt = text(body.messages[turnStart]?.content);
     const match = /session (\S+) steps (\d+)/.exec(prompt);
-    const results = body.messages.filter((message) => message.role === 'tool');
+    const all = body.messages.filter((message) => message.role === 'tool');
+    const results = body.messages.slice(turnStart + 1).filter((message) => message.role === 'tool');
     const session = match?.[1] ?? 'unknown';
     const steps = Number(match?.[2] ?? 0);
     if (results.length < steps) {
-      const call = `call_${results.length + 1}`;
+      // Numbered across the session's turns, so each call of a session has its own id.
+      const call = `call_${all.length + 1}`;
       return {
         type: 'json',
         body: answer(
