@@ -39,6 +39,43 @@ async function hookRuns(fixture: DurableFixture, id: string): Promise<string[][]
     .map(([event = '', call = '', , active = '']) => [event, call, active]);
 }
 
+/**
+ * What `hookwire hooks stats ID --json` and `hookwire trace ID` (run in the project, as a user
+ * would) say of a durable session: hook runs per event, and trace's model calls and hook runs.
+ */
+async function readBack(
+  fixture: DurableFixture,
+  root: string,
+  id: string,
+): Promise<{ byEvent: Record<string, number>; modelCalls: number; hookRuns: number }> {
+  const run = promisify(execFile);
+  const stats = await run(process.execPath, [CLI, 'hooks', 'stats', id, '--json'], {
+    cwd: fixture.project,
+  });
+  const report = JSON.parse(stats.stdout) as {
+    sessions: string[];
+    hooks: { event: string; runs: number }[];
+  };
+  expect(report.sessions).toEqual([id]);
+  const byEvent: Record<string, number> = {};
+  for (const hook of report.hooks) byEvent[hook.event] = (byEvent[hook.event] ?? 0) + hook.runs;
+  const out = join(root, `${id}.trace.html`);
+  const trace = await run(process.execPath, [CLI, 'trace', id, '--out', out], {
+    cwd: fixture.project,
+  });
+  const counts = /: (\d+) model calls, (\d+) hook runs/.exec(trace.stdout);
+  expect(counts, trace.stdout).not.toBeNull();
+  expect(await readFile(out, 'utf8')).toContain(id);
+  return { byEvent, modelCalls: Number(counts![1]), hookRuns: Number(counts![2]) };
+}
+
+/** Hook runs per event in the hook log of session `id`. */
+function perEvent(runs: readonly string[][]): Record<string, number> {
+  const counts: Record<string, number> = {};
+  for (const [event = ''] of runs) counts[event] = (counts[event] ?? 0) + 1;
+  return counts;
+}
+
 describe.skipIf(unavailable !== undefined)('durable sessions on Restate', () => {
   let root: string;
   let fixture: DurableFixture;
@@ -116,10 +153,14 @@ describe.skipIf(unavailable !== undefined)('durable sessions on Restate', () => 
     expect(String(result.result)).toContain(`done ${id} after 3 calls, 1 interrupted`);
     const lines = (await fixture.effectLines()).filter((line) => line.startsWith(`${id} `));
     expect(lines).toEqual([`${id} call_1`, `${id} call_2`, `${id} call_3`]);
-    const hooks = (await hookRuns(fixture, id))
-      .filter(([event]) => event === 'PostToolUse')
-      .map(([, call]) => call);
+    const logged = await hookRuns(fixture, id);
+    const hooks = logged.filter(([event]) => event === 'PostToolUse').map(([, call]) => call);
     expect(new Set(hooks).size, hooks.join(' | ')).toBe(hooks.length);
+    // The session's transcript, as trace and hooks stats read it, holds each hook run once: those
+    // the killed worker ran (replayed from the journal) and those the other ran.
+    const read = await readBack(fixture, root, id);
+    expect(read.byEvent).toEqual(perEvent(logged));
+    expect(read.modelCalls).toBe(result.modelCalls);
   }, 90_000);
   it('cancel() answers while the turn runs: the turn ends cancelled, Interrupt fires, no later call runs', async () => {
     const id = 'cancelme';
@@ -229,5 +270,10 @@ describe.skipIf(unavailable !== undefined)('durable sessions on Restate', () => 
       'call_3',
     ]);
     expect(await fixture.call(id!, 'state')).toMatchObject({ status: 'idle', turns: 2 });
+    // Both turns in one transcript, as a resumed local session's.
+    const read = await readBack(fixture, root, id!);
+    expect(read.modelCalls).toBe(2 + 3);
+    expect(read.byEvent).toEqual(perEvent(hooks));
+    expect(read.hookRuns).toBe(hooks.length);
   }, 60_000);
 });
