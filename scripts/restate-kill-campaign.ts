@@ -33,7 +33,7 @@ import { INTERRUPTED_CALL } from '../src/adapters/restate/index.ts';
 import { historyOf, readTranscript } from '../src/loop/index.ts';
 import { startDurableFixture, type DurableFixture } from '../test/support/durable-fixture.ts';
 import { restateUnavailable } from '../test/support/restate-cluster.ts';
-import { prng } from './kill-campaign.ts';
+import { campaignArguments, prng } from './kill-campaign.ts';
 
 /** Tool calls per session before the model answers. */
 const STEPS = 4;
@@ -334,24 +334,7 @@ export function restateCampaignPassed(figures: RestateCampaignFigures): boolean 
 }
 
 if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  let kills = 20;
-  let seed = Math.floor(Math.random() * 2 ** 32);
-  for (let index = 2; index < process.argv.length; index++) {
-    const flag = process.argv[index];
-    const value = Number(process.argv[++index]);
-    if (!Number.isSafeInteger(value) || value < 0) {
-      console.error(`restate-kill-campaign: ${String(flag)} needs a whole number`);
-      process.exit(2);
-    }
-    if (flag === '--kills') kills = value;
-    else if (flag === '--seed') seed = value;
-    else {
-      console.error(
-        `restate-kill-campaign: unknown option ${String(flag)}; use --kills N --seed S`,
-      );
-      process.exit(2);
-    }
-  }
+  const { kills, seed } = campaignArguments('restate-kill-campaign');
   const unavailable = restateUnavailable();
   if (unavailable !== undefined) {
     console.error(`restate-kill-campaign: cannot run: ${unavailable}`);
