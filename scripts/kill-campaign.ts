@@ -74,7 +74,7 @@ export interface CampaignFigures {
 }
 
 /** mulberry32: a small seeded PRNG, so a seed reproduces the kill points. */
-function prng(seed: number): () => number {
+export function prng(seed: number): () => number {
   let state = seed >>> 0;
   return () => {
     state = (state + 0x6d2b79f5) >>> 0;
@@ -444,23 +444,35 @@ export function campaignPassed(figures: CampaignFigures): boolean {
   );
 }
 
-if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {
+/**
+ * `--kills N --seed S` of a campaign script's command line (default 20 kills, a random seed); a
+ * bad option prints why, naming `script`, and exits 2.
+ */
+export function campaignArguments(
+  script: string,
+  argv: readonly string[] = process.argv,
+): { kills: number; seed: number } {
   let kills = 20;
   let seed = Math.floor(Math.random() * 2 ** 32);
-  for (let index = 2; index < process.argv.length; index++) {
-    const flag = process.argv[index];
-    const value = Number(process.argv[++index]);
+  for (let index = 2; index < argv.length; index++) {
+    const flag = argv[index];
+    const value = Number(argv[++index]);
     if (!Number.isSafeInteger(value) || value < 0) {
-      console.error(`kill-campaign: ${String(flag)} needs a whole number`);
+      console.error(`${script}: ${String(flag)} needs a whole number`);
       process.exit(2);
     }
     if (flag === '--kills') kills = value;
     else if (flag === '--seed') seed = value;
     else {
-      console.error(`kill-campaign: unknown option ${String(flag)}; use --kills N --seed S`);
+      console.error(`${script}: unknown option ${String(flag)}; use --kills N --seed S`);
       process.exit(2);
     }
   }
+  return { kills, seed };
+}
+
+if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  const { kills, seed } = campaignArguments('kill-campaign');
   console.log(`kill -9 campaign: ${kills} kills, seed ${seed}`);
   const figures = await runKillCampaign({
     kills,

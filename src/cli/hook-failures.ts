@@ -1,5 +1,5 @@
 import type { HookRunRecord } from '../hook-kinds/group/index.ts';
-import type { HookFailureSummary } from './output/result-object.ts';
+import type { HookFailureSummary } from '../loop/result-object.ts';
 
 /**
  * Counts, hook by hook, the runs that failed closed (a failClosed hook that crashed, timed out

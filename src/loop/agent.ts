@@ -41,7 +41,7 @@ import {
 import type { AgentPermissions, PermissionApprover } from './permission-step.ts';
 import { subagentConfig, withAgentTool, type SubagentOptions } from './subagent.ts';
 import { isoTime } from './timestamp.ts';
-import type { StepRunner } from './step-runner.ts';
+import { HookRunCollector, type StepRunner } from './step-runner.ts';
 
 /** Options of `createAgent`. */
 export interface AgentOptions {
@@ -318,6 +318,7 @@ export function createAgent(options: AgentOptions): Agent {
           turnCounter,
           pendingContext: undefined,
           pendingReports,
+          ...(config.stepRunner === undefined ? {} : { hookRuns: new HookRunCollector() }),
           span,
         };
         const time = isoTime();

@@ -5,7 +5,13 @@ export { createAgent, type Agent, type AgentOptions, type OpenSessionOptions } f
 export { Session, type CompactOptions, type RunOptions } from './session.ts';
 export type { RunEvent, RunHandle, RunResult, RunStatus } from './run-events.ts';
 export type { AgentConfig } from './run-state.ts';
-export type { HookStepInfo, ModelStepInfo, StepRunner, ToolStepInfo } from './step-runner.ts';
+export type {
+  HookRunLog,
+  HookStepInfo,
+  ModelStepInfo,
+  StepRunner,
+  ToolStepInfo,
+} from './step-runner.ts';
 export { LoopError } from './loop-error.ts';
 export {
   DEFAULT_CLOSING_HOOK_BUDGET_MS,

@@ -26,10 +26,11 @@ import type { SessionLock } from './session-lock.ts';
 import type { AgentPermissions, PermissionApprover } from './permission-step.ts';
 import type { TranscriptRecord, TranscriptWriter } from './transcript.ts';
 import type { ObservedHookRun } from '../events/observed-hook-run.ts';
+import type { HookRunCollector } from './step-runner.ts';
 import { traceHookRun } from './run-telemetry.ts';
 import type { LoopSpan, LoopTracer } from './tracer.ts';
 import { isoTime } from './timestamp.ts';
-import type { StepRunner } from './step-runner.ts';
+import type { HookStepInfo, StepRunner } from './step-runner.ts';
 
 /** The agent's options with every default applied. */
 export interface AgentConfig {
@@ -68,6 +69,8 @@ export interface AgentConfig {
 /** What a session keeps between runs. */
 export interface SessionState {
   readonly info: SessionInfo;
+  /** With a step runner: the hook runs recorded, collected per hook step (see `step-runner.ts`). */
+  readonly hookRuns?: HookRunCollector;
   /** The conversation: every message appended so far, in order (the transcript's messages). */
   readonly history: Message[];
   readonly transcript: TranscriptWriter;
@@ -104,6 +107,7 @@ export function recordSessionHookRun(
   session: SessionState,
   observed: ObservedHookRun,
 ): void {
+  session.hookRuns?.observe(observed);
   session.transcript.append({
     type: 'hook-run',
     turn: 0,
@@ -287,6 +291,7 @@ export class RunState {
    * session's).
    */
   recordHookRun(observed: ObservedHookRun): void {
+    this.session.hookRuns?.observe(observed);
     // Leaves with the step's own next write rather than in a write of its own.
     this.session.transcript.appendDeferred({
       type: 'hook-run',
@@ -390,9 +395,23 @@ export class RunState {
     if (steps === undefined || kind === 'modelSelection')
       return callHook(this.hooks, true, kind, this.context, event);
     // A runner's answer is the hook's, settled (a journal replays it): the fire sites await it.
-    return steps.runHook({ event: kind, turn: this.currentTurn }, () =>
+    return steps.runHook(this.#hookStep(kind), () =>
       callHook(this.hooks, true, kind, this.context, event),
     ) as HookAnswer<Kind> | undefined;
+  }
+
+  /** A hook step's info for the runner: its runs replay into this run's transcript. */
+  #hookStep(kind: HookEventKind): HookStepInfo {
+    const collector = this.session.hookRuns;
+    return collector === undefined
+      ? { event: kind, turn: this.currentTurn }
+      : {
+          event: kind,
+          turn: this.currentTurn,
+          hookRuns: collector.log((observed) => {
+            this.recordHookRun(observed);
+          }),
+        };
   }
 
   /**
@@ -433,7 +452,7 @@ export class RunState {
     const answer =
       steps === undefined
         ? callHook(this.hooks, true, kind, context, event)
-        : steps.runHook({ event: kind, turn: this.currentTurn }, () =>
+        : steps.runHook(this.#hookStep(kind), () =>
             callHook(this.hooks, true, kind, context, event),
           );
     if (answer === undefined) return;

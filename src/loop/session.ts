@@ -1,6 +1,7 @@
 /**
  * A session: one conversation, its transcript, and the runs made in it (one at a time).
  */
+import type { HookStepInfo } from './step-runner.ts';
 import { RunHookContext } from '../hooks/hook-context.ts';
 import type { HookReport } from '../events/context.ts';
 import type { SessionEndReason } from '../events/index.ts';
@@ -257,7 +258,7 @@ export class Session {
       const steps = this.#config.stepRunner;
       const fire = () => callHook(hooks, true, 'sessionEnd', context, () => ({ reason }));
       const answer =
-        steps === undefined ? fire() : steps.runHook({ event: 'sessionEnd', turn: 0 }, fire);
+        steps === undefined ? fire() : steps.runHook(this.#hookStep('sessionEnd'), fire);
       const settled = await settleWithinBudget(answer, signal);
       if (!settled.ok) {
         this.#recordReport({
@@ -288,7 +289,7 @@ export class Session {
     const steps = this.#config.stepRunner;
     const action = await (steps === undefined
       ? fire()
-      : steps.runHook({ event: 'sessionStart', turn: 0 }, fire));
+      : steps.runHook(this.#hookStep('sessionStart'), fire));
     if (action === undefined) return;
     if (action.kind === 'stop') {
       this.#recordReport({
@@ -299,6 +300,20 @@ export class Session {
     } else if (action.additionalContext !== undefined && action.additionalContext !== '') {
       this.#state.pendingContext = action.additionalContext;
     }
+  }
+
+  /** A session hook step's info for the runner: its replayed runs go to the transcript. */
+  #hookStep(event: 'sessionStart' | 'sessionEnd'): HookStepInfo {
+    const collector = this.#state.hookRuns;
+    return collector === undefined
+      ? { event, turn: 0 }
+      : {
+          event,
+          turn: 0,
+          hookRuns: collector.log((observed) => {
+            recordSessionHookRun(this.#config, this.#state, observed);
+          }),
+        };
   }
 
   #sessionContext(signal: AbortSignal): RunHookContext {

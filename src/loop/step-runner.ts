@@ -21,6 +21,7 @@
 import type { ModelResponse } from '../content/index.ts';
 import type { HookEventKind } from '../events/index.ts';
 import type { Awaitable } from '../events/index.ts';
+import type { ObservedHookRun } from '../events/observed-hook-run.ts';
 
 /** A model call: the turn and the run's model-call number (1-based). */
 export interface ModelStepInfo {
@@ -39,6 +40,49 @@ export interface ToolStepInfo {
 export interface HookStepInfo {
   readonly event: HookEventKind;
   readonly turn: number;
+  /**
+   * The hook runs the fire records (its `hook-run` transcript records), for a runner that
+   * journals them with the answer: `collect()` before the call starts collecting and returns
+   * what stops and reads them; `replay(runs)` records runs a journal replays (the call did not
+   * run in this process), so a replayed turn's transcript still holds each hook run once.
+   */
+  readonly hookRuns?: HookRunLog;
+}
+
+/** See `HookStepInfo.hookRuns`. */
+export interface HookRunLog {
+  collect(): () => readonly ObservedHookRun[];
+  replay(runs: readonly ObservedHookRun[]): void;
+}
+
+/**
+ * A session's hook runs as they are recorded, collected for the step that is running (with a
+ * runner, steps run one at a time). Kept only when the agent has a step runner.
+ */
+export class HookRunCollector {
+  #collecting: ObservedHookRun[] | undefined;
+
+  /** Called for each hook run recorded. */
+  observe(run: ObservedHookRun): void {
+    this.#collecting?.push(run);
+  }
+
+  /** The log of one fire site, whose replayed runs go to `record`. */
+  log(record: (run: ObservedHookRun) => void): HookRunLog {
+    return {
+      collect: () => {
+        const runs: ObservedHookRun[] = [];
+        this.#collecting = runs;
+        return () => {
+          if (this.#collecting === runs) this.#collecting = undefined;
+          return runs;
+        };
+      },
+      replay: (runs) => {
+        for (const run of runs) record(run);
+      },
+    };
+  }
 }
 
 /** Executes (and, for a durable runner, journals) the loop's steps. */

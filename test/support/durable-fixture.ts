@@ -5,8 +5,9 @@
  * whose hooks log each run, and two `hookwire worker` processes behind one balancer.
  *
  * The model: a prompt `session S steps N` gets N tool-calling answers, one per request (the
- * number of tool results in the request says which), each a `shell` call appending `S call_K`
- * to the effects file, then a final answer naming how many results said "interrupted".
+ * number of tool results after the turn's prompt says which), each a `shell` call appending
+ * `S call_K` to the effects file (K counts the session's calls), then a final answer naming how
+ * many results of the turn said "interrupted" and quoting the last message it was sent.
  */
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -25,16 +26,21 @@ interface ChatMessage {
   readonly tool_call_id?: string;
 }
 
+/** A worker of the fixture, with its tag (`w1`, `w2`, …: its `HOOKWIRE_TEST_WORKER`). */
+export interface DurableWorker extends Worker {
+  readonly tag: string;
+}
+
 export interface DurableFixture {
   readonly restate: RestateServer;
   readonly model: LoopbackServer;
   readonly balancer: Balancer;
-  readonly workers: Worker[];
+  readonly workers: DurableWorker[];
   readonly project: string;
   readonly effects: string;
   readonly hookLog: string;
   /** Starts one more worker behind the balancer. */
-  addWorker(): Promise<Worker>;
+  addWorker(): Promise<DurableWorker>;
   /** Calls a handler of session `id` through the ingress; the parsed answer. */
   call(id: string, handler: string, body?: unknown): Promise<unknown>;
   effectLines(): Promise<string[]>;
@@ -56,13 +62,26 @@ function answer(message: Record<string, unknown>, finish: string) {
   };
 }
 
-/**
- * Starts the fixture in `root`. `settings`: the project's settings file contents (hooks),
- * `sleep`: seconds each shell call sleeps after appending its line (a window to kill it in).
- */
+/** Options of `startDurableFixture`. */
+export interface DurableFixtureOptions {
+  /** The project's settings file contents (hooks, recovery, passEnvironment). */
+  readonly settings?: unknown;
+  /** Seconds each shell call sleeps after appending its line (a window to kill it in). */
+  readonly sleep?: number;
+  /** Workers started at once (default 2). */
+  readonly workers?: number;
+  /**
+   * Each shell call also appends `tool CALL SESSION WORKER_TAG` to the hook log (the settings
+   * must pass `HOOKWIRE_TEST_WORKER` through `passEnvironment`), so the log orders tool calls
+   * and hook runs of each worker.
+   */
+  readonly toolLog?: boolean;
+}
+
+/** Starts the fixture in `root`. */
 export async function startDurableFixture(
   root: string,
-  options: { readonly settings?: unknown; readonly sleep?: number; readonly workers?: number } = {},
+  options: DurableFixtureOptions = {},
 ): Promise<DurableFixture> {
   const project = join(root, 'project');
   const effects = join(root, 'effects.txt');
@@ -78,13 +97,20 @@ export async function startDurableFixture(
   const model = await startLoopbackServer();
   model.replyWith((request) => {
     const body = request.body as { messages: readonly ChatMessage[] };
-    const prompt = text(body.messages.find((message) => message.role === 'user')?.content);
+    // The turn's prompt: the last user message naming a session (a Stop hook's continuation
+    // adds a user message that does not); its steps count the tool results after it.
+    const turnStart = body.messages.findLastIndex(
+      (message) => message.role === 'user' && /session \S+ steps \d+/.test(text(message.content)),
+    );
+    const prompt = text(body.messages[turnStart]?.content);
     const match = /session (\S+) steps (\d+)/.exec(prompt);
-    const results = body.messages.filter((message) => message.role === 'tool');
+    const all = body.messages.filter((message) => message.role === 'tool');
+    const results = body.messages.slice(turnStart + 1).filter((message) => message.role === 'tool');
     const session = match?.[1] ?? 'unknown';
     const steps = Number(match?.[2] ?? 0);
     if (results.length < steps) {
-      const call = `call_${results.length + 1}`;
+      // Numbered across the session's turns, so each call of a session has its own id.
+      const call = `call_${all.length + 1}`;
       return {
         type: 'json',
         body: answer(
@@ -97,7 +123,7 @@ export async function startDurableFixture(
                 function: {
                   name: 'shell',
                   arguments: JSON.stringify({
-                    command: `echo "${session} ${call}" >> "${effects}"${prompt.includes(' slow') ? '; sleep 2' : sleep > 0 ? `; sleep ${sleep}` : ''}`,
+                    command: `echo "${session} ${call}" >> "${effects}"${options.toolLog === true ? ` && echo "tool ${call} ${session} $HOOKWIRE_TEST_WORKER" >> "${hookLog}"` : ''}${prompt.includes(' slow') ? '; sleep 2' : sleep > 0 ? `; sleep ${sleep}` : ''}`,
                   }),
                 },
               },
@@ -142,14 +168,19 @@ export async function startDurableFixture(
     '--endpoint-url',
     endpoint,
   ];
-  const workers: Worker[] = [];
-  const addWorker = async (): Promise<Worker> => {
+  const workers: DurableWorker[] = [];
+  let started = 0;
+  const addWorker = async (): Promise<DurableWorker> => {
     // A worker registers the balancer's URL through the balancer, so one must serve behind it
     // first: the first worker is added, then registered by the next one's --restate-admin.
     const registering = workers.some((worker) => worker.process.exitCode === null);
-    const worker = await startWorker(
-      registering ? [...baseArgs, '--restate-admin', restate.admin] : baseArgs,
-      env,
+    const tag = `w${++started}`;
+    const worker = Object.assign(
+      await startWorker(registering ? [...baseArgs, '--restate-admin', restate.admin] : baseArgs, {
+        ...env,
+        HOOKWIRE_TEST_WORKER: tag,
+      }),
+      { tag },
     );
     balancer.add(worker.port);
     workers.push(worker);

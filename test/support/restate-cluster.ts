@@ -206,6 +206,15 @@ export class Balancer {
     if (index >= 0) this.#backends.splice(index, 1);
   }
 
+  /**
+   * Removes `port` and closes the connections open to it, so the next requests (Restate's
+   * pooled HTTP/2 connection included) reconnect to the backends left. Only between requests.
+   */
+  detach(port: number): void {
+    this.remove(port);
+    for (const socket of this.#sockets.get(port) ?? []) socket.destroy();
+  }
+
   /** The backends that have a connection open now. */
   busy(): number[] {
     return [...this.#sockets.entries()].filter(([, set]) => set.size > 0).map(([port]) => port);

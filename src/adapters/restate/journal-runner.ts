@@ -15,13 +15,13 @@
 import type { ObjectContext } from '@restatedev/restate-sdk';
 import { CancelledError as RestateCancelled } from '@restatedev/restate-sdk';
 import type { ModelResponse } from '../../content/index.ts';
-import type { Awaitable } from '../../events/index.ts';
+import type { Awaitable, ObservedHookRun } from '../../events/index.ts';
 import type { HookStepInfo, ModelStepInfo, StepRunner, ToolStepInfo } from '../../loop/index.ts';
 import type { RecoveryPolicy } from './recovery.ts';
 
 /** A step's journaled outcome. */
 type Outcome =
-  | { readonly value: unknown }
+  | { readonly value: unknown; readonly runs?: unknown }
   | { readonly error: { readonly message: string; readonly name: string } };
 
 /** The error a call interrupted by a worker's death is answered with, under `report`. */
@@ -122,14 +122,25 @@ export class JournalRunner implements StepRunner {
 
   runHook<A>(step: HookStepInfo, call: () => Awaitable<A> | undefined): Promise<A | undefined> {
     const name = `hook ${++this.#hooks} ${step.event}`;
+    let ran = false;
     return this.#step(name, async () => {
+      ran = true;
+      // The fire's hook runs are journaled with its answer, so a replay records them again.
+      const stop = step.hookRuns?.collect();
       try {
         const answer = await call();
-        return { value: answer === undefined ? null : asJson(answer) };
+        const runs = stop?.() ?? [];
+        return {
+          value: answer === undefined ? null : asJson(answer),
+          ...(runs.length === 0 ? {} : { runs: asJson(runs) }),
+        };
       } catch (error) {
+        stop?.();
         return failure(error);
       }
     }).then((outcome) => {
+      if (!ran && 'runs' in outcome && Array.isArray(outcome.runs))
+        step.hookRuns?.replay(outcome.runs as ObservedHookRun[]);
       const value = unwrap(outcome);
       return (value === null ? undefined : value) as A | undefined;
     });

@@ -9,10 +9,12 @@
  * the journal holds is replayed instead of run, up to the one that was running.
  */
 import { randomUUID } from 'node:crypto';
+import { readFile, readdir, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import * as restate from '@restatedev/restate-sdk';
 import type { Message } from '../../content/index.ts';
 import { createAgent, type AgentOptions, type RunResult } from '../../loop/index.ts';
+import { toResultObject, type ResultObject } from '../../loop/result-object.ts';
 import { JournalRunner } from './journal-runner.ts';
 import { recoveryPolicies, type RecoveryPolicy } from './recovery.ts';
 
@@ -26,19 +28,12 @@ export interface DurableRunInput {
 
 /**
  * What `run` answers: the result object `hookwire run --output-format json` prints (sessionId,
- * status, result, modelCalls, transcriptPath, reason, error, unprocessedPrompts).
+ * status, result, modelCalls, transcriptPath, reason, error, unprocessedPrompts). Its
+ * `transcriptPath` is the session's transcript on the worker that ran the turn,
+ * `<sessionsDir>/<id>.jsonl`, in the format of a local session (what `hookwire trace` and
+ * `hooks stats` read).
  */
-export interface DurableResult {
-  readonly sessionId: string;
-  readonly status: RunResult['status'];
-  readonly result: string;
-  readonly modelCalls: number;
-  /** The transcript the last attempt wrote, on the worker that ran it. */
-  readonly transcriptPath: string;
-  readonly reason?: string;
-  readonly error?: string;
-  readonly unprocessedPrompts?: readonly string[];
-}
+export type DurableResult = ResultObject;
 
 /** What `state()` answers. */
 export interface DurableSessionState {
@@ -64,19 +59,50 @@ export interface SessionObjectOptions {
   readonly transcriptsDir?: string;
 }
 
-function resultObject(result: RunResult): DurableResult {
-  return {
-    sessionId: result.sessionId,
-    status: result.status,
-    result: result.result,
-    modelCalls: result.modelCalls,
-    transcriptPath: result.transcriptPath,
-    ...(result.reason === undefined ? {} : { reason: result.reason }),
-    ...(result.error === undefined ? {} : { error: result.error.message }),
-    ...(result.unprocessedPrompts === undefined
-      ? {}
-      : { unprocessedPrompts: result.unprocessedPrompts }),
-  };
+/** Writes `text` to `path` whole or not at all (a temporary file renamed over it). */
+async function writeWhole(path: string, text: string): Promise<void> {
+  const temporary = `${path}.${randomUUID()}.tmp`;
+  await writeFile(temporary, text);
+  await rename(temporary, path);
+}
+
+/**
+ * Publishes a completed turn as a local session's transcript: the attempt that completed it wrote
+ * `attemptPath` (its first `preamble` messages are the history it started from; every hook run of
+ * the turn is in it, replayed ones included); its records after that become
+ * `<dir>/<id>/turn-N.jsonl`, and `<sessionsDir>/<id>.jsonl` is rebuilt from the turn files, as a
+ * resumed local transcript reads (each turn opens with its `session-start`). Both are written
+ * whole, so a retried turn writes them again instead of appending twice. Returns the session
+ * transcript's path.
+ */
+async function publishTurn(options: {
+  readonly attemptPath: string;
+  readonly turnsDir: string;
+  readonly turn: number;
+  readonly preamble: number;
+  readonly sessionPath: string;
+}): Promise<string> {
+  const lines = (await readFile(options.attemptPath, 'utf8')).split('\n').filter(Boolean);
+  let skip = options.preamble;
+  const kept = lines.filter((line) => {
+    if (skip === 0) return true;
+    const record = JSON.parse(line) as { readonly type?: unknown };
+    if (record.type !== 'message') return true;
+    skip--;
+    return false;
+  });
+  await writeWhole(join(options.turnsDir, `turn-${options.turn}.jsonl`), `${kept.join('\n')}\n`);
+  await rm(options.attemptPath, { force: true });
+  const turns = (await readdir(options.turnsDir))
+    .map((name) => /^turn-(\d+)\.jsonl$/.exec(name)?.[1])
+    .filter((number) => number !== undefined)
+    .map(Number)
+    .sort((a, b) => a - b);
+  const texts = await Promise.all(
+    turns.map((number) => readFile(join(options.turnsDir, `turn-${number}.jsonl`), 'utf8')),
+  );
+  await writeWhole(options.sessionPath, texts.join(''));
+  return options.sessionPath;
 }
 
 /** The keys of the object's state. */
@@ -130,11 +156,12 @@ export function sessionObject(options: SessionObjectOptions) {
         const agentOptions = options.agent(sessionId);
         const agent = createAgent({ ...agentOptions, stepRunner: runner });
         const dir = options.transcriptsDir ?? join(agent.sessionsDir, 'restate');
+        const attemptPath = join(dir, sessionId, `turn-${turns + 1}-${attempt}.jsonl`);
         const session = await agent.openSession({
           sessionId,
           history,
           turns,
-          transcriptPath: join(dir, sessionId, `turn-${turns + 1}-${attempt}.jsonl`),
+          transcriptPath: attemptPath,
         });
         let result: RunResult;
         try {
@@ -147,7 +174,21 @@ export function sessionObject(options: SessionObjectOptions) {
         } finally {
           await session.close('exit');
         }
-        const answer = resultObject(result);
+        let transcriptPath = result.transcriptPath;
+        try {
+          transcriptPath = await publishTurn({
+            attemptPath,
+            turnsDir: join(dir, sessionId),
+            turn: turns + 1,
+            preamble: history.length,
+            sessionPath: join(agent.sessionsDir, `${sessionId}.jsonl`),
+          });
+        } catch (error) {
+          ctx.console.warn(
+            `hookwire-session ${sessionId}: the turn's transcript was not published: ${String(error)}`,
+          );
+        }
+        const answer: DurableResult = { ...toResultObject(result), transcriptPath };
         ctx.set(STATE.history, session.history);
         ctx.set(STATE.turns, turns + 1);
         ctx.set(STATE.last, answer);

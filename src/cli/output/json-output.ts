@@ -1,5 +1,5 @@
 import { writeStdout } from './stdout.ts';
-import { toResultObject } from './result-object.ts';
+import { toResultObject } from '../../loop/result-object.ts';
 import { writeReport } from './stderr-reports.ts';
 import type { RunOutput } from './run-output.ts';
 

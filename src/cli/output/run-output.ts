@@ -1,6 +1,6 @@
 import type { HookRunRecord, HookRunVerdict } from '../../hook-kinds/group/index.ts';
 import type { RunEvent, RunResult } from '../../loop/index.ts';
-import type { RunRecords } from './result-object.ts';
+import type { RunRecords } from '../../loop/result-object.ts';
 
 /** The `--output-format` values of `hookwire run`. */
 export const OUTPUT_FORMATS = ['text', 'json', 'stream-json'] as const;

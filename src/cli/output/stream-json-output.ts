@@ -1,6 +1,6 @@
 import { writeStdout } from './stdout.ts';
 import { jsonValueDepthExceeds } from '../../wire/index.ts';
-import { toResultObject } from './result-object.ts';
+import { toResultObject } from '../../loop/result-object.ts';
 import type { RunOutput } from './run-output.ts';
 
 // Errors carry no enumerable fields: print their name and message instead of `{}`.

@@ -1,5 +1,5 @@
-import type { McpServerExit } from '../../mcp/mcp-connections.ts';
-import type { RunResult } from '../../loop/index.ts';
+import type { McpServerExit } from '../mcp/mcp-connections.ts';
+import type { RunResult } from './run-events.ts';
 
 /**
  * What the run's session saw beside the loop's result, for the result's records: MCP servers
