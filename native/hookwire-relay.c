@@ -74,6 +74,25 @@ static int write_all(int fd, const char *data, size_t length) {
 
 static const char *tool;
 static struct buffer payload;
+
+/*
+ * HOOKWIRE_RELAY_DEBUG=FILE appends one line per step (wall-clock µs, pid, step) to FILE, so a
+ * relayed event's time can be split between the calling tool, this client and the daemon (whose
+ * own lines go to the same file).
+ */
+static const char *debug_file;
+static void debug(const char *step) {
+  if (debug_file == NULL || *debug_file == '\0') return;
+  struct timespec now;
+  clock_gettime(CLOCK_REALTIME, &now);
+  char line[256];
+  int length = snprintf(line, sizeof line, "%lld.%06ld client %d %s\n", (long long)now.tv_sec,
+                        now.tv_nsec / 1000, (int)getpid(), step);
+  int fd = open(debug_file, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0600);
+  if (fd < 0) return;
+  if (length > 0) write_all(fd, line, (size_t)length);
+  close(fd);
+}
 static char event[128];
 
 /* The payload's hook_event_name (a plain name: letters only), or "". */
@@ -132,6 +151,7 @@ static int exchange(const char *socket_path, const char *header, int *exit_code)
     return -1;
   }
   shutdown(fd, SHUT_WR);
+  debug("sent");
   struct buffer answer = {0};
   int failed = read_all(fd, &answer);
   close(fd);
@@ -187,7 +207,10 @@ int main(int argc, char **argv) {
   }
   tool = argv[1];
   const char *node = argv[2], *entry = argv[3];
+  debug_file = getenv("HOOKWIRE_RELAY_DEBUG");
+  debug("start");
   if (read_all(0, &payload) != 0) unreachable("could not read the payload");
+  debug("stdin read");
   find_event();
 
   const char *variable = strcmp(tool, "gemini") == 0 ? "GEMINI_PROJECT_DIR" : "CLAUDE_PROJECT_DIR";
@@ -220,6 +243,7 @@ int main(int argc, char **argv) {
   int code = 0;
   for (int attempt = 0; attempt < 2; attempt++) {
     int outcome = exchange(socket_path, header, &code);
+    debug(outcome == 0 ? "answered" : outcome == 1 ? "stale daemon" : "no daemon");
     if (outcome == 0) return code;
     if (attempt == 1) break;
     if (outcome == 1) {
@@ -229,6 +253,7 @@ int main(int argc, char **argv) {
         nanosleep(&pause, NULL);
       }
     }
+    debug("starting the daemon");
     if (start_daemon(node, entry, real) != 0) break;
   }
   unreachable("no hookwire daemon answers for this project");

@@ -287,6 +287,22 @@ describe('hookwire relay install / uninstall', () => {
     expect(readFileSync(file, 'utf8')).toBe(original);
   }, 60_000);
 
+  it('the built CLI (dist/) writes entries that run the native client, not a Node start per event', async () => {
+    // The bundled dist/bin/hookwire.js sits at another depth than src/cli/commands/relay.ts: the
+    // client is found from the package root, or every event would pay a Node start.
+    const outcome = await runCli(
+      ['relay', 'install', '--into', 'claude', '--events', 'PreToolUse', '--cwd', project],
+      { env, main: join(REPOSITORY, 'dist', 'bin', 'hookwire.js') },
+    );
+    expect(outcome.code, outcome.stderr).toBe(0);
+    const settings = JSON.parse(
+      readFileSync(join(project, '.claude', 'settings.json'), 'utf8'),
+    ) as { hooks: { PreToolUse: { hooks: { command: string }[] }[] } };
+    const command = settings.hooks.PreToolUse[0]?.hooks[0]?.command ?? '';
+    expect(command.startsWith(`'${NATIVE}' claude `)).toBe(true);
+    expect(command).not.toContain('relay hook --from');
+  }, 60_000);
+
   it("writes Gemini CLI's events into .gemini/settings.json with its millisecond timeout", async () => {
     const outcome = await runCli(['relay', 'install', '--into', 'gemini', '--cwd', project], {
       env,

@@ -9,11 +9,12 @@
  * - `daemon run` (the daemon itself, in the foreground), `daemon start|status|stop`.
  */
 import { existsSync, readFileSync, realpathSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CliError } from '../cli-error.ts';
 import { parseTimeout } from '../../hook-kinds/duration.ts';
 import { writeStdout } from '../output/stdout.ts';
+import { packageFile } from '../../supervision/package-files.ts';
 import { readStdin } from '../read-stdin.ts';
 import {
   isRelayTool,
@@ -31,10 +32,14 @@ function entryFile(): string {
   return realpathSync(process.argv[1] ?? fileURLToPath(import.meta.url));
 }
 
-/** The native relay client beside this build, when it was built (`npm run build` with `cc`). */
+/**
+ * The native relay client of this package, when it was built (`npm run build` with `cc`). Found
+ * from the package root (as the spawn helper is), not from this module's own path: in the bundled
+ * `dist/bin/hookwire.js` that path is another depth, and a client looked up relative to it was
+ * never found, so every relay entry ran the Node client (a Node start per event).
+ */
 export function nativeClient(): string | undefined {
-  const root = resolve(fileURLToPath(import.meta.url), '..', '..', '..', '..');
-  const file = join(root, 'native', 'build', 'hookwire-relay');
+  const file = packageFile('native', 'build', 'hookwire-relay');
   return existsSync(file) ? file : undefined;
 }
 

@@ -13,7 +13,7 @@
  *   build connects (that client starts its own build's daemon); it removes its socket as it goes.
  */
 import { createServer, type Server, type Socket } from 'node:net';
-import { statSync } from 'node:fs';
+import { appendFileSync, statSync } from 'node:fs';
 import { unlink, writeFile } from 'node:fs/promises';
 import { answers } from './relay-client.ts';
 import { join } from 'node:path';
@@ -71,9 +71,29 @@ function stampOf(files: readonly string[]): string {
     .join('|');
 }
 
+/**
+ * `HOOKWIRE_RELAY_DEBUG=FILE` (in the environment the daemon was started with): one line per
+ * step of each event (wall-clock µs, pid, step) appended to FILE, beside the native client's.
+ */
+function debugLog(env: NodeJS.ProcessEnv): (step: string) => void {
+  const file = env['HOOKWIRE_RELAY_DEBUG'];
+  if (file === undefined || file === '') return () => undefined;
+  return (step) => {
+    const micros = (performance.timeOrigin + performance.now()) * 1000;
+    const seconds = Math.floor(micros / 1e6);
+    const line = `${seconds}.${String(Math.floor(micros - seconds * 1e6)).padStart(6, '0')} daemon ${process.pid} ${step}\n`;
+    try {
+      appendFileSync(file, line);
+    } catch {
+      // Debugging only.
+    }
+  };
+}
+
 /** Runs the daemon until it stops; resolves then. */
 export async function runRelayDaemon(options: RelayDaemonOptions): Promise<void> {
   const env = options.env ?? process.env;
+  const debug = debugLog(env);
   const projectDir = options.paths.projectDir;
   const { openHookSession, projectTrust } = await import('../../host/hook-session.ts');
   const { toClaudeAgentHooks } = await import('../../claude-agent-sdk.ts');
@@ -235,10 +255,12 @@ export async function runRelayDaemon(options: RelayDaemonOptions): Promise<void>
 
   const serve = (socket: Socket): void => {
     touch();
+    debug('connected');
     const chunks: Buffer[] = [];
     socket.on('data', (chunk: Buffer) => chunks.push(chunk));
     socket.on('error', () => undefined);
     socket.on('end', () => {
+      debug('request read');
       const request = decodeRequest(Buffer.concat(chunks));
       if (request === undefined) {
         socket.end();
@@ -254,6 +276,7 @@ export async function runRelayDaemon(options: RelayDaemonOptions): Promise<void>
         return;
       }
       void answer(request.tool, request.payload).then((reply) => {
+        debug('answered');
         socket.end(encodeAnswer(reply));
         touch();
       });
