@@ -1,7 +1,9 @@
 /*
  * hookwire-relay: the native relay client (docs/decisions/0035-relay-and-daemon.md).
  *
- *   hookwire-relay TOOL NODE ENTRY      (what `hookwire relay install` writes into a tool's settings)
+ *   hookwire-relay TOOL[:EVENT] NODE ENTRY   (what `hookwire relay install` writes into a tool's
+ *                                             settings; EVENT for Copilot CLI, whose payloads do
+ *                                             not name theirs)
  *
  * Reads the calling tool's hook payload on stdin, hands it to the project's hookwire daemon over
  * its Unix socket ($XDG_RUNTIME_DIR/hookwire/<fnv1a64(project real path)>.sock, else
@@ -109,9 +111,18 @@ static void find_event(void) {
   event[length] = '\0';
 }
 
+/*
+ * The events whose answer can deny an action, in every served tool's names: Claude Code's and
+ * Codex's, Gemini CLI's, Copilot CLI's, Cursor's.
+ */
 static int can_deny(void) {
-  static const char *const denying[] = {"PreToolUse", "PermissionRequest", "UserPromptSubmit",
-                                        "BeforeTool", "BeforeAgent", NULL};
+  static const char *const denying[] = {"PreToolUse",          "PermissionRequest",
+                                        "UserPromptSubmit",    "BeforeTool",
+                                        "BeforeAgent",         "preToolUse",
+                                        "permissionRequest",   "userPromptSubmitted",
+                                        "beforeShellExecution", "beforeMCPExecution",
+                                        "beforeReadFile",      "beforeSubmitPrompt",
+                                        NULL};
   for (int index = 0; denying[index] != NULL; index++)
     if (strcmp(event, denying[index]) == 0) return 1;
   return 0;
@@ -211,10 +222,21 @@ int main(int argc, char **argv) {
   debug("start");
   if (read_all(0, &payload) != 0) unreachable("could not read the payload");
   debug("stdin read");
-  find_event();
+  /* TOOL or TOOL:EVENT (Copilot CLI's payloads do not name their event: its entries do). */
+  const char *named = strchr(tool, ':');
+  if (named != NULL) {
+    snprintf(event, sizeof event, "%s", named + 1);
+  } else {
+    find_event();
+  }
+  size_t tool_length = named == NULL ? strlen(tool) : (size_t)(named - tool);
 
-  const char *variable = strcmp(tool, "gemini") == 0 ? "GEMINI_PROJECT_DIR" : "CLAUDE_PROJECT_DIR";
-  const char *project = getenv(variable);
+  /* The calling tool's project variable (Codex and Copilot CLI run hooks in the project). */
+  const char *variable = NULL;
+  if (tool_length == 6 && strncmp(tool, "gemini", 6) == 0) variable = "GEMINI_PROJECT_DIR";
+  else if (tool_length == 6 && strncmp(tool, "claude", 6) == 0) variable = "CLAUDE_PROJECT_DIR";
+  else if (tool_length == 6 && strncmp(tool, "cursor", 6) == 0) variable = "CURSOR_PROJECT_DIR";
+  const char *project = variable == NULL ? NULL : getenv(variable);
   if (project == NULL || *project == '\0') project = getenv("HOOKWIRE_PROJECT_DIR");
   char cwd[PATH_MAX];
   if (project == NULL || *project == '\0') project = getcwd(cwd, sizeof cwd);

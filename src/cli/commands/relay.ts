@@ -17,6 +17,7 @@ import { writeStdout } from '../output/stdout.ts';
 import { packageFile } from '../../supervision/package-files.ts';
 import { readStdin } from '../read-stdin.ts';
 import {
+  formatToolSpec,
   isRelayTool,
   RELAY_TOOL_RULES,
   RELAY_TOOLS,
@@ -45,19 +46,23 @@ export function nativeClient(): string | undefined {
 
 const quote = (word: string): string => `'${word.replaceAll("'", `'\\''`)}'`;
 
-/** The command a relay entry runs for `tool`: the native client, or the Node one. */
-export function relayCommand(tool: RelayTool, native = nativeClient()): string {
+/**
+ * The command a relay entry runs for `tool` (and `event`, for a tool whose payloads do not name
+ * theirs): the native client (`hookwire-relay TOOL[:EVENT] NODE ENTRY`), or the Node one.
+ */
+export function relayCommand(tool: RelayTool, event?: string, native = nativeClient()): string {
   const node = quote(process.execPath);
   const entry = quote(entryFile());
+  const named = RELAY_TOOL_RULES[tool].entryNamesEvent && event !== undefined;
   return native === undefined
-    ? `${node} ${entry} relay hook --from ${tool}`
-    : `${quote(native)} ${tool} ${node} ${entry}`;
+    ? `${node} ${entry} relay hook --from ${tool}${named ? ` --event ${event}` : ''}`
+    : `${quote(native)} ${formatToolSpec(named ? { tool, event } : { tool })} ${node} ${entry}`;
 }
 
 function toolOf(value: string | undefined, flag: string): RelayTool {
   if (value === undefined || !isRelayTool(value))
     throw new CliError(
-      `${flag} must be one of ${RELAY_TOOLS.join(', ')}${value === undefined ? '' : ` (got "${value}")`}; codex, copilot and cursor are not served yet`,
+      `${flag} must be one of ${RELAY_TOOLS.join(', ')}${value === undefined ? '' : ` (got "${value}")`}`,
     );
   return value;
 }
@@ -65,33 +70,41 @@ function toolOf(value: string | undefined, flag: string): RelayTool {
 /** The project a relay client runs for: the calling tool's project variable, else the cwd. */
 function projectOf(tool: RelayTool, cwd: string | undefined): string {
   const variable = RELAY_TOOL_RULES[tool].projectVariable;
-  return cwd ?? process.env[variable] ?? process.env['HOOKWIRE_PROJECT_DIR'] ?? process.cwd();
+  return (
+    cwd ??
+    (variable === undefined ? undefined : process.env[variable]) ??
+    process.env['HOOKWIRE_PROJECT_DIR'] ??
+    process.cwd()
+  );
 }
 
 export interface RelayHookOptions {
   readonly from?: string;
+  /** The event, for a tool whose payloads do not name it (Copilot CLI). */
+  readonly event?: string;
   readonly cwd?: string;
 }
 
 export async function relayHookCommand(options: RelayHookOptions): Promise<number> {
   const tool = toolOf(options.from, '--from');
+  const spec = options.event === undefined ? { tool } : { tool, event: options.event };
   const payload = await readStdin();
   const { relayEvent } = await import('../relay/relay-client.ts');
   const { unreachableAnswer } = await import('../relay/relay-dialects.ts');
   let answer;
   try {
     const entry = entryFile();
-    answer = await relayEvent(tool, payload, {
+    answer = await relayEvent(spec, payload, {
       paths: relayPaths(projectOf(tool, options.cwd)),
       build: buildIdOf(entry),
       node: process.execPath,
       entry,
     });
   } catch (error) {
-    let event = '';
+    let event = options.event ?? '';
     try {
       const name = (JSON.parse(payload) as { hook_event_name?: unknown }).hook_event_name;
-      if (typeof name === 'string') event = name;
+      if (event === '' && typeof name === 'string') event = name;
     } catch {
       // No event: not one that can deny.
     }
@@ -133,7 +146,7 @@ export async function relayInstallCommand(
             .map((event) => event.trim())
             .filter(Boolean),
         }),
-    command: relayCommand(tool),
+    command: (event: string) => relayCommand(tool, event),
     dryRun: options.dryRun === true,
   });
   if (options.dryRun === true) {

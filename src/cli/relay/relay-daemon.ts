@@ -22,11 +22,13 @@ import type { HookSession } from '../../host/hook-session.ts';
 import type { TranscriptWriter } from '../../loop/transcript.ts';
 import type { ObservedHookRun } from '../../events/observed-hook-run.ts';
 import {
-  isRelayTool,
+  eventOf,
+  parseToolSpec,
   RELAY_TOOL_RULES,
   unreachableAnswer,
   type RelayAnswer,
   type RelayTool,
+  type RelayToolSpec,
 } from './relay-dialects.ts';
 import { decodeRequest, encodeAnswer } from './relay-protocol.ts';
 import type { RelayPaths } from './relay-paths.ts';
@@ -178,7 +180,8 @@ export async function runRelayDaemon(options: RelayDaemonOptions): Promise<void>
     return hooks;
   };
 
-  const answer = async (tool: RelayTool, text: string): Promise<RelayAnswer> => {
+  const answer = async (spec: RelayToolSpec, text: string): Promise<RelayAnswer> => {
+    const tool = spec.tool;
     let payload: Fields;
     try {
       const value: unknown = JSON.parse(text);
@@ -186,12 +189,12 @@ export async function runRelayDaemon(options: RelayDaemonOptions): Promise<void>
         throw new TypeError('not a JSON object');
       payload = value as Fields;
     } catch (error) {
-      return unreachableAnswer(tool, '', `the payload is not JSON: ${String(error)}`);
+      return unreachableAnswer(tool, spec.event ?? '', `the payload is not JSON: ${String(error)}`);
     }
-    const event = typeof payload['hook_event_name'] === 'string' ? payload['hook_event_name'] : '';
+    const event = eventOf(spec, payload);
     try {
       const rules = RELAY_TOOL_RULES[tool];
-      const input = rules.toClaude(payload);
+      const input = rules.toClaude(payload, event);
       const claudeEvent = String(input['hook_event_name']);
       const { callbacks } = await current();
       const callback = callbacks[claudeEvent as keyof ClaudeAgentHooks]?.[0]?.hooks[0];
@@ -206,7 +209,7 @@ export async function runRelayDaemon(options: RelayDaemonOptions): Promise<void>
         { signal: new AbortController().signal },
       )) as Fields;
       writer?.commit();
-      const written = rules.fromClaude(output, payload);
+      const written = rules.fromClaude(output, payload, event);
       return {
         exit: 0,
         stdout: Object.keys(written).length === 0 ? '' : JSON.stringify(written),
@@ -271,11 +274,12 @@ export async function runRelayDaemon(options: RelayDaemonOptions): Promise<void>
         socket.end(`stale ${options.build}\n`, () => void stop());
         return;
       }
-      if (!isRelayTool(request.tool)) {
+      const spec = parseToolSpec(request.tool);
+      if (spec === undefined) {
         socket.end(encodeAnswer(unreachableAnswer('claude', '', `unknown tool ${request.tool}`)));
         return;
       }
-      void answer(request.tool, request.payload).then((reply) => {
+      void answer(spec, request.payload).then((reply) => {
         debug('answered');
         socket.end(encodeAnswer(reply));
         touch();
