@@ -138,6 +138,8 @@ export async function runRelayDaemon(options: RelayDaemonOptions): Promise<void>
     return writer;
   };
   const recorded = new Map<string, TranscriptWriter>();
+  /** Per session, the reason of the Stop continuation last answered (see `answer`). */
+  const continuing = new Map<string, unknown>();
 
   let hooks: Promise<OpenHooks> | undefined;
   const open = async (): Promise<OpenHooks> => {
@@ -200,6 +202,13 @@ export async function runRelayDaemon(options: RelayDaemonOptions): Promise<void>
       const callback = callbacks[claudeEvent as keyof ClaudeAgentHooks]?.[0]?.hooks[0];
       if (callback === undefined) return { exit: 0, stdout: '', stderr: '' };
       const sessionId = typeof input['session_id'] === 'string' ? input['session_id'] : '';
+      // Gemini CLI sends a Stop continuation as a new prompt (BeforeAgent, then AfterAgent with
+      // stop_hook_active): that prompt is the turn going on, not a user's, so it neither runs the
+      // prompt hooks again nor starts a new turn (which would reset the Stop budget and loop).
+      if (claudeEvent === 'UserPromptSubmit' && continuing.get(sessionId) === input['prompt']) {
+        continuing.delete(sessionId);
+        return { exit: 0, stdout: '', stderr: '' };
+      }
       const writer = await transcriptOf(sessionId, tool);
       if (writer !== undefined) recorded.set(sessionId, writer);
       const toolUseId = typeof input['tool_use_id'] === 'string' ? input['tool_use_id'] : undefined;
@@ -209,6 +218,8 @@ export async function runRelayDaemon(options: RelayDaemonOptions): Promise<void>
         { signal: new AbortController().signal },
       )) as Fields;
       writer?.commit();
+      if (claudeEvent === 'Stop' && output['decision'] === 'block')
+        continuing.set(sessionId, output['reason']);
       const written = rules.fromClaude(output, payload, event);
       return {
         exit: 0,
