@@ -15,24 +15,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAIN, REPOSITORY, runCli } from '../cli/support.ts';
+import {
+  RELAY_GUARD,
+  runOneShellCall,
+  runRelayClient,
+  type ClientAnswer,
+} from '../support/real-agents/relay-project.ts';
 
 const NATIVE = join(REPOSITORY, 'native', 'build', 'hookwire-relay');
-
-/** A TypeScript guard: denies `rm`, rewrites `touch a.txt` to `touch b.txt`, continues once at Stop. */
-const GUARD = `
-interface Call { readonly toolName: string; readonly args: { readonly command?: string } }
-export default {
-  onToolCall(_context: unknown, call: Call) {
-    const command = call.args.command ?? '';
-    if (/\\brm\\b/.test(command)) return { kind: 'skip', reason: 'hookwire guard: rm is not allowed here' };
-    if (command === 'touch a.txt') return { kind: 'rewrite', args: { ...call.args, command: 'touch b.txt' } };
-    return { kind: 'run' };
-  },
-  onStop(_context: unknown, stop: { readonly stopHookActive: boolean }) {
-    return stop.stopHookActive ? { kind: 'continue' } : { kind: 'block', reason: 'CONTINUE-MARK: say the word done' };
-  },
-};
-`;
 
 let dir: string;
 let project: string;
@@ -47,7 +37,7 @@ beforeAll(async () => {
   mkdirSync(join(project, '.hookwire'), { recursive: true });
   mkdirSync(home);
   mkdirSync(runtime, { mode: 0o700 });
-  await writeFile(join(project, 'guard.ts'), GUARD);
+  await writeFile(join(project, 'guard.ts'), RELAY_GUARD);
   await writeFile(
     join(project, '.hookwire', 'settings.json'),
     JSON.stringify({
@@ -99,32 +89,10 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-interface Answer {
-  readonly code: number | null;
-  readonly stdout: string;
-  readonly stderr: string;
-}
+type Answer = ClientAnswer;
 
-/** Runs a relay client as the tool would: `argv` with the payload on stdin, in the project. */
-function client(argv: readonly string[], payload: object): Promise<Answer> {
-  return new Promise((settle, reject) => {
-    const child = spawn(argv[0]!, argv.slice(1), {
-      env,
-      cwd: project,
-      stdio: ['pipe', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
-    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
-    child.on('error', reject);
-    child.on('close', (code) => {
-      settle({ code, stdout, stderr });
-    });
-    child.stdin.end(JSON.stringify(payload));
-  });
-}
-
+const client = (argv: readonly string[], payload: object): Promise<Answer> =>
+  runRelayClient(argv, payload, { env, cwd: project });
 const native = (spec: string, payload: object): Promise<Answer> =>
   client([NATIVE, spec, process.execPath, MAIN], payload);
 const node = (args: readonly string[], payload: object): Promise<Answer> =>
@@ -469,28 +437,7 @@ describe('hookwire run never runs relay entries from Copilot CLI or Cursor files
         });
         expect(installed.code, installed.stderr).toBe(0);
       }
-      const script = join(loop, 'model.jsonl');
-      await writeFile(
-        script,
-        [
-          JSON.stringify({
-            blocks: [
-              {
-                type: 'tool_call',
-                id: 'c1',
-                name: 'shell',
-                parameters: { command: 'touch ran.txt' },
-              },
-            ],
-            finishReason: 'tool_calls',
-          }),
-          JSON.stringify({ blocks: [{ type: 'text', text: 'done' }], finishReason: 'stop' }),
-        ].join('\n') + '\n',
-      );
-      const outcome = await runCli(
-        ['run', 'go', '--model', `scripted:${script}`, '--cwd', projectDir],
-        { env: hookEnv },
-      );
+      const outcome = await runOneShellCall(projectDir, loop, hookEnv);
       expect(outcome.code, outcome.stderr).toBe(0);
       expect(existsSync(join(projectDir, 'copilot-own-ran'))).toBe(true);
       expect(existsSync(join(projectDir, 'cursor-own-ran'))).toBe(true);
