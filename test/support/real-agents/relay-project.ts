@@ -58,6 +58,20 @@ const SETTINGS = {
   },
 };
 
+/**
+ * hookwire's environment for a relay test or benchmark under `root`: its own home, the project
+ * trusted, and a runtime directory (0700) for the daemon's socket.
+ */
+export function relayEnvironment(root: string): Record<string, string> {
+  const runtime = join(root, 'run');
+  mkdirSync(runtime, { mode: 0o700 });
+  return {
+    HOOKWIRE_HOME: join(root, 'hookwire-home'),
+    HOOKWIRE_TRUST_PROJECT: '1',
+    XDG_RUNTIME_DIR: runtime,
+  };
+}
+
 export interface RelayProject {
   /** The temporary folder holding everything (the agent's home may go under it too). */
   readonly root: string;
@@ -73,13 +87,7 @@ export async function makeRelayProject(tool: 'claude' | 'gemini'): Promise<Relay
   const project = join(root, 'project');
   mkdirSync(join(project, '.hookwire'), { recursive: true });
   mkdirSync(join(project, 'hooks'));
-  const runtime = join(root, 'run');
-  mkdirSync(runtime, { mode: 0o700 });
-  const env = {
-    HOOKWIRE_HOME: join(root, 'hookwire-home'),
-    HOOKWIRE_TRUST_PROJECT: '1',
-    XDG_RUNTIME_DIR: runtime,
-  };
+  const env = relayEnvironment(root);
   await writeFile(join(project, 'hooks', 'guard.ts'), RELAY_GUARD);
   await writeFile(
     join(project, 'hooks', 'hang.sh'),
