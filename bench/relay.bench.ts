@@ -26,6 +26,7 @@ import {
   type AnthropicMock,
 } from '../test/support/real-agents/anthropic-mock.ts';
 import { installRealAgents } from '../test/support/real-agents/install-agents.ts';
+import { relayEnvironment } from '../test/support/real-agents/relay-project.ts';
 import { runClaude } from '../test/support/real-agents/run-claude.ts';
 
 const ROUNDS = Number(process.env['BENCH_RELAY_ROUNDS'] ?? 3);
@@ -207,13 +208,7 @@ export default async function relayBench(): Promise<void> {
   }
   const claude = agents.claude.path;
   const root = mkdtempSync(join(tmpdir(), 'hookwire-relay-bench-'));
-  const runtime = join(root, 'run');
-  mkdirSync(runtime, { mode: 0o700 });
-  const env = {
-    HOOKWIRE_HOME: join(root, 'hookwire-home'),
-    HOOKWIRE_TRUST_PROJECT: '1',
-    XDG_RUNTIME_DIR: runtime,
-  };
+  const env = relayEnvironment(root);
   const mock = await startAnthropicMock();
   const projects = new Map(CONFIGS.map((config) => [config.name, makeProject(root, config, env)]));
   const gaps = new Map<string, number[]>(CONFIGS.map((config) => [config.name, []]));

@@ -1,7 +1,9 @@
 /*
  * hookwire-relay: the native relay client (docs/decisions/0035-relay-and-daemon.md).
  *
- *   hookwire-relay TOOL NODE ENTRY      (what `hookwire relay install` writes into a tool's settings)
+ *   hookwire-relay TOOL[:EVENT] NODE ENTRY   (what `hookwire relay install` writes into a tool's
+ *                                             settings; EVENT for Copilot CLI, whose payloads do
+ *                                             not name theirs)
  *
  * Reads the calling tool's hook payload on stdin, hands it to the project's hookwire daemon over
  * its Unix socket ($XDG_RUNTIME_DIR/hookwire/<fnv1a64(project real path)>.sock, else
@@ -74,6 +76,25 @@ static int write_all(int fd, const char *data, size_t length) {
 
 static const char *tool;
 static struct buffer payload;
+
+/*
+ * HOOKWIRE_RELAY_DEBUG=FILE appends one line per step (wall-clock µs, pid, step) to FILE, so a
+ * relayed event's time can be split between the calling tool, this client and the daemon (whose
+ * own lines go to the same file).
+ */
+static const char *debug_file;
+static void debug(const char *step) {
+  if (debug_file == NULL || *debug_file == '\0') return;
+  struct timespec now;
+  clock_gettime(CLOCK_REALTIME, &now);
+  char line[256];
+  int length = snprintf(line, sizeof line, "%lld.%06ld client %d %s\n", (long long)now.tv_sec,
+                        now.tv_nsec / 1000, (int)getpid(), step);
+  int fd = open(debug_file, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0600);
+  if (fd < 0) return;
+  if (length > 0) write_all(fd, line, (size_t)length);
+  close(fd);
+}
 static char event[128];
 
 /* The payload's hook_event_name (a plain name: letters only), or "". */
@@ -90,9 +111,18 @@ static void find_event(void) {
   event[length] = '\0';
 }
 
+/*
+ * The events whose answer can deny an action, in every served tool's names: Claude Code's and
+ * Codex's, Gemini CLI's, Copilot CLI's, Cursor's.
+ */
 static int can_deny(void) {
-  static const char *const denying[] = {"PreToolUse", "PermissionRequest", "UserPromptSubmit",
-                                        "BeforeTool", "BeforeAgent", NULL};
+  static const char *const denying[] = {"PreToolUse",          "PermissionRequest",
+                                        "UserPromptSubmit",    "BeforeTool",
+                                        "BeforeAgent",         "preToolUse",
+                                        "permissionRequest",   "userPromptSubmitted",
+                                        "beforeShellExecution", "beforeMCPExecution",
+                                        "beforeReadFile",      "beforeSubmitPrompt",
+                                        NULL};
   for (int index = 0; denying[index] != NULL; index++)
     if (strcmp(event, denying[index]) == 0) return 1;
   return 0;
@@ -132,6 +162,7 @@ static int exchange(const char *socket_path, const char *header, int *exit_code)
     return -1;
   }
   shutdown(fd, SHUT_WR);
+  debug("sent");
   struct buffer answer = {0};
   int failed = read_all(fd, &answer);
   close(fd);
@@ -187,11 +218,25 @@ int main(int argc, char **argv) {
   }
   tool = argv[1];
   const char *node = argv[2], *entry = argv[3];
+  debug_file = getenv("HOOKWIRE_RELAY_DEBUG");
+  debug("start");
   if (read_all(0, &payload) != 0) unreachable("could not read the payload");
-  find_event();
+  debug("stdin read");
+  /* TOOL or TOOL:EVENT (Copilot CLI's payloads do not name their event: its entries do). */
+  const char *named = strchr(tool, ':');
+  if (named != NULL) {
+    snprintf(event, sizeof event, "%s", named + 1);
+  } else {
+    find_event();
+  }
+  size_t tool_length = named == NULL ? strlen(tool) : (size_t)(named - tool);
 
-  const char *variable = strcmp(tool, "gemini") == 0 ? "GEMINI_PROJECT_DIR" : "CLAUDE_PROJECT_DIR";
-  const char *project = getenv(variable);
+  /* The calling tool's project variable (Codex and Copilot CLI run hooks in the project). */
+  const char *variable = NULL;
+  if (tool_length == 6 && strncmp(tool, "gemini", 6) == 0) variable = "GEMINI_PROJECT_DIR";
+  else if (tool_length == 6 && strncmp(tool, "claude", 6) == 0) variable = "CLAUDE_PROJECT_DIR";
+  else if (tool_length == 6 && strncmp(tool, "cursor", 6) == 0) variable = "CURSOR_PROJECT_DIR";
+  const char *project = variable == NULL ? NULL : getenv(variable);
   if (project == NULL || *project == '\0') project = getenv("HOOKWIRE_PROJECT_DIR");
   char cwd[PATH_MAX];
   if (project == NULL || *project == '\0') project = getcwd(cwd, sizeof cwd);
@@ -220,6 +265,7 @@ int main(int argc, char **argv) {
   int code = 0;
   for (int attempt = 0; attempt < 2; attempt++) {
     int outcome = exchange(socket_path, header, &code);
+    debug(outcome == 0 ? "answered" : outcome == 1 ? "stale daemon" : "no daemon");
     if (outcome == 0) return code;
     if (attempt == 1) break;
     if (outcome == 1) {
@@ -229,6 +275,7 @@ int main(int argc, char **argv) {
         nanosleep(&pause, NULL);
       }
     }
+    debug("starting the daemon");
     if (start_daemon(node, entry, real) != 0) break;
   }
   unreachable("no hookwire daemon answers for this project");

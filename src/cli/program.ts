@@ -460,14 +460,15 @@ function addRelay(program: Command): void {
   const relay = program
     .command('relay')
     .description(
-      "Run hookwire's hooks inside Claude Code and Gemini CLI: relay entries in their settings hand each event to a per-project hookwire daemon.",
+      "Run hookwire's hooks inside Claude Code, Gemini CLI, Codex, Copilot CLI and Cursor: relay entries in their settings hand each event to a per-project hookwire daemon.",
     );
   relay
     .command('hook')
     .description(
       "The Node relay client a relay entry runs: the tool's payload on stdin, its answer out.",
     )
-    .requiredOption('--from <tool>', 'the calling tool: claude or gemini')
+    .requiredOption('--from <tool>', 'the calling tool: claude, gemini, codex, copilot or cursor')
+    .option('--event <name>', 'the event, for a tool whose payloads do not name it (Copilot CLI)')
     .option(
       '--cwd <dir>',
       "the project (default: the tool's project variable, else the working directory)",
@@ -486,7 +487,7 @@ function addRelay(program: Command): void {
     .description(
       "Write one relay entry per event into the tool's settings file, beside your hooks.",
     )
-    .requiredOption('--into <tool>', 'claude or gemini')
+    .requiredOption('--into <tool>', 'claude, gemini, codex, copilot or cursor')
     .addOption(scope)
     .option('--events <list>', "only these events (comma-separated, in the tool's names)")
     .option('--dry-run', 'print the change as a diff and write nothing')
@@ -500,7 +501,7 @@ function addRelay(program: Command): void {
   relay
     .command('uninstall')
     .description('Remove exactly the relay entries install wrote.')
-    .requiredOption('--from <tool>', 'claude or gemini')
+    .requiredOption('--from <tool>', 'claude, gemini, codex, copilot or cursor')
     .addOption(scope)
     .option('--dry-run', 'print the change as a diff and write nothing')
     .option('--cwd <dir>', CWD_HELP)

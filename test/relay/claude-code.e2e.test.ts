@@ -19,28 +19,18 @@ import {
   type MockBlock,
 } from '../support/real-agents/anthropic-mock.ts';
 import { installRealAgents } from '../support/real-agents/install-agents.ts';
+import {
+  makeRelayProject,
+  runOneShellCall,
+  type RelayProject,
+} from '../support/real-agents/relay-project.ts';
 import { runClaude, type ClaudeRun } from '../support/real-agents/run-claude.ts';
 
 const agents = installRealAgents();
 const claude = 'path' in agents.claude ? agents.claude.path : undefined;
 const skip = 'skip' in agents.claude ? agents.claude.skip : undefined;
 
-/** A TypeScript guard (module kind): denies `rm`, rewrites `touch a.txt` to `touch b.txt`. */
-const GUARD = `
-interface Call { readonly toolName: string; readonly args: { readonly command?: string } }
-export default {
-  onToolCall(_context: unknown, call: Call) {
-    const command = call.args.command ?? '';
-    if (/\\brm\\b/.test(command)) return { kind: 'skip', reason: 'hookwire guard: rm is not allowed here' };
-    if (command === 'touch a.txt') return { kind: 'rewrite', args: { ...call.args, command: 'touch b.txt' } };
-    return { kind: 'run' };
-  },
-  onStop(_context: unknown, stop: { readonly stopHookActive: boolean }) {
-    return stop.stopHookActive ? { kind: 'continue' } : { kind: 'block', reason: 'CONTINUE-MARK: say the word done' };
-  },
-};
-`;
-
+let relay: RelayProject;
 let root: string;
 let project: string;
 let mock: AnthropicMock;
@@ -48,71 +38,15 @@ let env: Record<string, string>;
 
 beforeAll(async () => {
   if (skip !== undefined) return;
-  root = await mkdtemp(join(tmpdir(), 'hookwire-claude-'));
-  project = join(root, 'project');
-  mkdirSync(join(project, '.hookwire'), { recursive: true });
-  mkdirSync(join(project, 'hooks'));
-  const runtime = join(root, 'run');
-  mkdirSync(runtime, { mode: 0o700 });
-  env = {
-    HOOKWIRE_HOME: join(root, 'hookwire-home'),
-    HOOKWIRE_TRUST_PROJECT: '1',
-    XDG_RUNTIME_DIR: runtime,
-  };
-  await writeFile(join(project, 'hooks', 'guard.ts'), GUARD);
-  await writeFile(
-    join(project, 'hooks', 'hang.sh'),
-    'payload=$(cat); case "$payload" in *HANG*) sleep 60;; esac; exit 0\n',
-  );
-  await writeFile(
-    join(project, '.hookwire', 'settings.json'),
-    JSON.stringify({
-      hooks: {
-        PreToolUse: [
-          {
-            matcher: 'shell',
-            hooks: [
-              { type: 'module', path: './hooks/guard.ts', failClosed: true, name: 'ts-guard' },
-              {
-                type: 'command',
-                command: 'sh hooks/hang.sh',
-                timeout: '2s',
-                failClosed: true,
-                name: 'hanging-guard',
-              },
-            ],
-          },
-        ],
-        PostToolUse: [
-          {
-            matcher: 'shell',
-            hooks: [
-              {
-                type: 'command',
-                name: 'context',
-                command: `echo '{"hookSpecificOutput":{"additionalContext":"CTX-MARK from hookwire"}}'`,
-              },
-            ],
-          },
-        ],
-        Stop: [{ hooks: [{ type: 'module', path: './hooks/guard.ts', name: 'ts-stop' }] }],
-      },
-    }),
-  );
-  await writeFile(join(project, 'precious.txt'), 'keep me');
-  const installed = await runCli(['relay', 'install', '--into', 'claude', '--cwd', project], {
-    env: { ...process.env, ...env },
-  });
-  expect(installed.code, installed.stderr).toBe(0);
+  relay = await makeRelayProject('claude');
+  ({ root, project, env } = relay);
   mock = await startAnthropicMock();
 }, 600_000);
 
 afterAll(async () => {
   if (skip !== undefined) return;
-  await runCli(['daemon', 'stop', '--cwd', project], { env: { ...process.env, ...env } });
   await mock.close();
-  // Claude Code's helpers may still be finishing writes in its temp folder: retry the removal.
-  await rm(root, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 });
+  await relay.close();
 });
 
 async function run(script: (index: number) => MockBlock): Promise<ClaudeRun> {
@@ -235,28 +169,7 @@ describe('the relay entries are not run by hookwire run (no loops)', () => {
       expect(listed.stdout).toContain('own-hook-ran');
       expect(listed.stdout).not.toContain('hookwire-relay');
       // A run whose relay entry ran would fail closed (no daemon can start under that runtime dir).
-      const script = join(dir, 'model.jsonl');
-      await writeFile(
-        script,
-        [
-          JSON.stringify({
-            blocks: [
-              {
-                type: 'tool_call',
-                id: 'c1',
-                name: 'shell',
-                parameters: { command: 'touch ran.txt' },
-              },
-            ],
-            finishReason: 'tool_calls',
-          }),
-          JSON.stringify({ blocks: [{ type: 'text', text: 'done' }], finishReason: 'stop' }),
-        ].join('\n') + '\n',
-      );
-      const outcome = await runCli(
-        ['run', 'go', '--model', `scripted:${script}`, '--cwd', projectDir],
-        { env: hookEnv },
-      );
+      const outcome = await runOneShellCall(projectDir, dir, hookEnv);
       expect(outcome.code, outcome.stderr).toBe(0);
       expect(existsSync(join(projectDir, 'own-hook-ran'))).toBe(true);
       expect(existsSync(join(projectDir, 'ran.txt'))).toBe(true);

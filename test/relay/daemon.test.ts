@@ -6,13 +6,13 @@
  * fail-closed answer when no daemon can be reached. Effects asserted: the answers, the daemon's
  * pid, the socket's mode.
  */
-import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { appendFile, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { MAIN, REPOSITORY, runCli } from '../cli/support.ts';
+import { runRelayClient, type ClientAnswer } from '../support/real-agents/relay-project.ts';
 import { expectAllGone } from '../../src/supervision/command-runner.contract.ts';
 
 const NATIVE = join(REPOSITORY, 'native', 'build', 'hookwire-relay');
@@ -60,30 +60,13 @@ afterEach(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-interface Answer {
-  readonly code: number | null;
-  readonly stdout: string;
-  readonly stderr: string;
-}
+type Answer = ClientAnswer;
 
-function native(payload: object, extra: NodeJS.ProcessEnv = {}): Promise<Answer> {
-  return new Promise((settle, reject) => {
-    const child = spawn(NATIVE, ['claude', process.execPath, entry], {
-      env: { ...env, ...extra },
-      cwd: project,
-      stdio: ['pipe', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
-    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
-    child.on('error', reject);
-    child.on('close', (code) => {
-      settle({ code, stdout, stderr });
-    });
-    child.stdin.end(JSON.stringify(payload));
+const native = (payload: object, extra: NodeJS.ProcessEnv = {}): Promise<Answer> =>
+  runRelayClient([NATIVE, 'claude', process.execPath, entry], payload, {
+    env: { ...env, ...extra },
+    cwd: project,
   });
-}
 
 const pre = (command: string): object => ({
   session_id: 'relay-test',
@@ -285,6 +268,22 @@ describe('hookwire relay install / uninstall', () => {
     });
     expect(removed.code, removed.stderr).toBe(0);
     expect(readFileSync(file, 'utf8')).toBe(original);
+  }, 60_000);
+
+  it('the built CLI (dist/) writes entries that run the native client, not a Node start per event', async () => {
+    // The bundled dist/bin/hookwire.js sits at another depth than src/cli/commands/relay.ts: the
+    // client is found from the package root, or every event would pay a Node start.
+    const outcome = await runCli(
+      ['relay', 'install', '--into', 'claude', '--events', 'PreToolUse', '--cwd', project],
+      { env, main: join(REPOSITORY, 'dist', 'bin', 'hookwire.js') },
+    );
+    expect(outcome.code, outcome.stderr).toBe(0);
+    const settings = JSON.parse(
+      readFileSync(join(project, '.claude', 'settings.json'), 'utf8'),
+    ) as { hooks: { PreToolUse: { hooks: { command: string }[] }[] } };
+    const command = settings.hooks.PreToolUse[0]?.hooks[0]?.command ?? '';
+    expect(command.startsWith(`'${NATIVE}' claude `)).toBe(true);
+    expect(command).not.toContain('relay hook --from');
   }, 60_000);
 
   it("writes Gemini CLI's events into .gemini/settings.json with its millisecond timeout", async () => {

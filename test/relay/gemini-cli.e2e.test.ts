@@ -7,35 +7,22 @@
  */
 import { execFile } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli } from '../cli/support.ts';
 import {
   startGeminiMock,
   type GeminiMock,
   type GeminiPart,
 } from '../support/real-agents/gemini-mock.ts';
 import { installRealAgents } from '../support/real-agents/install-agents.ts';
+import { makeRelayProject, type RelayProject } from '../support/real-agents/relay-project.ts';
 
 const agents = installRealAgents();
 const gemini = 'path' in agents.gemini ? agents.gemini.path : undefined;
 const skip = 'skip' in agents.gemini ? agents.gemini.skip : undefined;
 
-const GUARD = `
-interface Call { readonly args: { readonly command?: string } }
-export default {
-  onToolCall(_context: unknown, call: Call) {
-    const command = call.args.command ?? '';
-    if (/\\brm\\b/.test(command)) return { kind: 'skip', reason: 'hookwire guard: rm is not allowed here' };
-    if (command === 'touch a.txt') return { kind: 'rewrite', args: { ...call.args, command: 'touch b.txt' } };
-    return { kind: 'run' };
-  },
-};
-`;
-
-let root: string;
+let relay: RelayProject;
 let project: string;
 let home: string;
 let mock: GeminiMock;
@@ -43,18 +30,10 @@ let env: Record<string, string>;
 
 beforeAll(async () => {
   if (skip !== undefined) return;
-  root = await mkdtemp(join(tmpdir(), 'hookwire-gemini-'));
-  project = join(root, 'project');
-  home = join(root, 'home');
-  mkdirSync(join(project, '.hookwire'), { recursive: true });
+  relay = await makeRelayProject('gemini');
+  ({ project, env } = relay);
+  home = join(relay.root, 'home');
   mkdirSync(join(home, '.gemini'), { recursive: true });
-  const runtime = join(root, 'run');
-  mkdirSync(runtime, { mode: 0o700 });
-  env = {
-    HOOKWIRE_HOME: join(root, 'hookwire-home'),
-    HOOKWIRE_TRUST_PROJECT: '1',
-    XDG_RUNTIME_DIR: runtime,
-  };
   await writeFile(
     join(home, '.gemini', 'settings.json'),
     JSON.stringify({
@@ -63,57 +42,13 @@ beforeAll(async () => {
       privacy: { usageStatisticsEnabled: false },
     }),
   );
-  await writeFile(join(project, 'guard.ts'), GUARD);
-  await writeFile(
-    join(project, 'hang.sh'),
-    'payload=$(cat); case "$payload" in *HANG*) sleep 60;; esac; exit 0\n',
-  );
-  await writeFile(
-    join(project, '.hookwire', 'settings.json'),
-    JSON.stringify({
-      hooks: {
-        PreToolUse: [
-          {
-            matcher: 'shell',
-            hooks: [
-              { type: 'module', path: 'guard.ts', failClosed: true, name: 'ts-guard' },
-              {
-                type: 'command',
-                command: 'sh hang.sh',
-                timeout: '2s',
-                failClosed: true,
-                name: 'hanging-guard',
-              },
-            ],
-          },
-        ],
-        UserPromptSubmit: [
-          {
-            hooks: [
-              {
-                type: 'command',
-                name: 'context',
-                command: `echo '{"hookSpecificOutput":{"additionalContext":"CTX-MARK from hookwire"}}'`,
-              },
-            ],
-          },
-        ],
-      },
-    }),
-  );
-  await writeFile(join(project, 'precious.txt'), 'keep me');
-  const installed = await runCli(['relay', 'install', '--into', 'gemini', '--cwd', project], {
-    env: { ...process.env, ...env },
-  });
-  expect(installed.code, installed.stderr).toBe(0);
   mock = await startGeminiMock();
 }, 600_000);
 
 afterAll(async () => {
   if (skip !== undefined) return;
-  await runCli(['daemon', 'stop', '--cwd', project], { env: { ...process.env, ...env } });
   await mock.close();
-  await rm(root, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 });
+  await relay.close();
 });
 
 function run(
@@ -154,13 +89,13 @@ const shell = (command: string): GeminiPart => ({
 describe.skipIf(skip !== undefined)(
   `hookwire relay inside the real Gemini CLI${skip === undefined ? '' : ` (skipped: ${skip})`}`,
   () => {
-    it('a failClosed TS guard stops rm, a rewrite changes the command, prompt context reaches the model; the daemon records the session', async () => {
+    it('a failClosed TS guard stops rm, a rewrite changes the command, prompt context reaches the model, AfterAgent continues; the daemon records the session', async () => {
       const outcome = await run((index) =>
         index === 0
           ? shell('rm precious.txt')
           : index === 1
             ? shell('touch a.txt')
-            : { text: 'Finished.' },
+            : { text: index === 2 ? 'Finished.' : 'done' },
       );
       expect(outcome.code, outcome.stderr).toBe(0);
       expect(existsSync(join(project, 'precious.txt'))).toBe(true);
@@ -168,7 +103,11 @@ describe.skipIf(skip !== undefined)(
       expect(JSON.stringify(calls[1]?.body)).toContain('rm is not allowed here');
       expect(existsSync(join(project, 'b.txt'))).toBe(true);
       expect(existsSync(join(project, 'a.txt'))).toBe(false);
-      expect(JSON.stringify(calls[0]?.body)).toContain('CTX-MARK from hookwire');
+      expect(JSON.stringify(calls[0]?.body)).toContain('PROMPT-MARK from hookwire');
+      // The Stop guard's block at AfterAgent made Gemini CLI go on with the reason as the prompt;
+      // the second time (stop_hook_active) it let it stop.
+      expect(calls).toHaveLength(4);
+      expect(JSON.stringify(calls[3]?.body)).toContain('CONTINUE-MARK: say the word done');
       const sessions = readdirSync(join(project, '.hookwire', 'sessions')).filter((name) =>
         name.endsWith('.jsonl'),
       );
@@ -176,6 +115,7 @@ describe.skipIf(skip !== undefined)(
       const transcript = readFileSync(join(project, '.hookwire', 'sessions', sessions[0]!), 'utf8');
       expect(transcript).toContain('relayed from Gemini CLI');
       expect(transcript).toContain('ts-guard');
+      expect(transcript).toContain('ts-stop');
     }, 300_000);
 
     it("a relayed guard whose hook hangs denies at hookwire's deadline", async () => {

@@ -9,13 +9,15 @@
  * - `daemon run` (the daemon itself, in the foreground), `daemon start|status|stop`.
  */
 import { existsSync, readFileSync, realpathSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CliError } from '../cli-error.ts';
 import { parseTimeout } from '../../hook-kinds/duration.ts';
 import { writeStdout } from '../output/stdout.ts';
+import { packageFile } from '../../supervision/package-files.ts';
 import { readStdin } from '../read-stdin.ts';
 import {
+  formatToolSpec,
   isRelayTool,
   RELAY_TOOL_RULES,
   RELAY_TOOLS,
@@ -31,28 +33,36 @@ function entryFile(): string {
   return realpathSync(process.argv[1] ?? fileURLToPath(import.meta.url));
 }
 
-/** The native relay client beside this build, when it was built (`npm run build` with `cc`). */
+/**
+ * The native relay client of this package, when it was built (`npm run build` with `cc`). Found
+ * from the package root (as the spawn helper is), not from this module's own path: in the bundled
+ * `dist/bin/hookwire.js` that path is another depth, and a client looked up relative to it was
+ * never found, so every relay entry ran the Node client (a Node start per event).
+ */
 export function nativeClient(): string | undefined {
-  const root = resolve(fileURLToPath(import.meta.url), '..', '..', '..', '..');
-  const file = join(root, 'native', 'build', 'hookwire-relay');
+  const file = packageFile('native', 'build', 'hookwire-relay');
   return existsSync(file) ? file : undefined;
 }
 
 const quote = (word: string): string => `'${word.replaceAll("'", `'\\''`)}'`;
 
-/** The command a relay entry runs for `tool`: the native client, or the Node one. */
-export function relayCommand(tool: RelayTool, native = nativeClient()): string {
+/**
+ * The command a relay entry runs for `tool` (and `event`, for a tool whose payloads do not name
+ * theirs): the native client (`hookwire-relay TOOL[:EVENT] NODE ENTRY`), or the Node one.
+ */
+export function relayCommand(tool: RelayTool, event?: string, native = nativeClient()): string {
   const node = quote(process.execPath);
   const entry = quote(entryFile());
+  const named = RELAY_TOOL_RULES[tool].entryNamesEvent && event !== undefined;
   return native === undefined
-    ? `${node} ${entry} relay hook --from ${tool}`
-    : `${quote(native)} ${tool} ${node} ${entry}`;
+    ? `${node} ${entry} relay hook --from ${tool}${named ? ` --event ${event}` : ''}`
+    : `${quote(native)} ${formatToolSpec(named ? { tool, event } : { tool })} ${node} ${entry}`;
 }
 
 function toolOf(value: string | undefined, flag: string): RelayTool {
   if (value === undefined || !isRelayTool(value))
     throw new CliError(
-      `${flag} must be one of ${RELAY_TOOLS.join(', ')}${value === undefined ? '' : ` (got "${value}")`}; codex, copilot and cursor are not served yet`,
+      `${flag} must be one of ${RELAY_TOOLS.join(', ')}${value === undefined ? '' : ` (got "${value}")`}`,
     );
   return value;
 }
@@ -60,33 +70,41 @@ function toolOf(value: string | undefined, flag: string): RelayTool {
 /** The project a relay client runs for: the calling tool's project variable, else the cwd. */
 function projectOf(tool: RelayTool, cwd: string | undefined): string {
   const variable = RELAY_TOOL_RULES[tool].projectVariable;
-  return cwd ?? process.env[variable] ?? process.env['HOOKWIRE_PROJECT_DIR'] ?? process.cwd();
+  return (
+    cwd ??
+    (variable === undefined ? undefined : process.env[variable]) ??
+    process.env['HOOKWIRE_PROJECT_DIR'] ??
+    process.cwd()
+  );
 }
 
 export interface RelayHookOptions {
   readonly from?: string;
+  /** The event, for a tool whose payloads do not name it (Copilot CLI). */
+  readonly event?: string;
   readonly cwd?: string;
 }
 
 export async function relayHookCommand(options: RelayHookOptions): Promise<number> {
   const tool = toolOf(options.from, '--from');
+  const spec = options.event === undefined ? { tool } : { tool, event: options.event };
   const payload = await readStdin();
   const { relayEvent } = await import('../relay/relay-client.ts');
   const { unreachableAnswer } = await import('../relay/relay-dialects.ts');
   let answer;
   try {
     const entry = entryFile();
-    answer = await relayEvent(tool, payload, {
+    answer = await relayEvent(spec, payload, {
       paths: relayPaths(projectOf(tool, options.cwd)),
       build: buildIdOf(entry),
       node: process.execPath,
       entry,
     });
   } catch (error) {
-    let event = '';
+    let event = options.event ?? '';
     try {
       const name = (JSON.parse(payload) as { hook_event_name?: unknown }).hook_event_name;
-      if (typeof name === 'string') event = name;
+      if (event === '' && typeof name === 'string') event = name;
     } catch {
       // No event: not one that can deny.
     }
@@ -128,7 +146,7 @@ export async function relayInstallCommand(
             .map((event) => event.trim())
             .filter(Boolean),
         }),
-    command: relayCommand(tool),
+    command: (event: string) => relayCommand(tool, event),
     dryRun: options.dryRun === true,
   });
   if (options.dryRun === true) {

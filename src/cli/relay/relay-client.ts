@@ -9,7 +9,12 @@ import { spawn } from 'node:child_process';
 import { closeSync, openSync, readFileSync, unlinkSync, writeSync } from 'node:fs';
 import { connect } from 'node:net';
 import { setTimeout as delay } from 'node:timers/promises';
-import { unreachableAnswer, type RelayAnswer, type RelayTool } from './relay-dialects.ts';
+import {
+  formatToolSpec,
+  unreachableAnswer,
+  type RelayAnswer,
+  type RelayToolSpec,
+} from './relay-dialects.ts';
 import { decodeAnswer, encodeRequest } from './relay-protocol.ts';
 import type { RelayPaths } from './relay-paths.ts';
 
@@ -135,7 +140,7 @@ export async function startDaemon(
 
 /** The answer for one relayed event: from the daemon (started when needed), or fail-closed. */
 export async function relayEvent(
-  tool: RelayTool,
+  spec: RelayToolSpec,
   payload: string,
   options: {
     readonly paths: RelayPaths;
@@ -144,11 +149,11 @@ export async function relayEvent(
     readonly entry: string;
   },
 ): Promise<RelayAnswer> {
-  const request = encodeRequest({ build: options.build, tool, payload });
-  let event = '';
+  const request = encodeRequest({ build: options.build, tool: formatToolSpec(spec), payload });
+  let event = spec.event ?? '';
   try {
     const parsed = JSON.parse(payload) as { hook_event_name?: unknown };
-    if (typeof parsed.hook_event_name === 'string') event = parsed.hook_event_name;
+    if (event === '' && typeof parsed.hook_event_name === 'string') event = parsed.hook_event_name;
   } catch {
     // The daemon says what is wrong with it.
   }
@@ -169,7 +174,7 @@ export async function relayEvent(
     if (!started) break;
   }
   return unreachableAnswer(
-    tool,
+    spec.tool,
     event,
     `no hookwire daemon answers on ${options.paths.socket}: ${why}`,
   );

@@ -13,7 +13,7 @@
  *   build connects (that client starts its own build's daemon); it removes its socket as it goes.
  */
 import { createServer, type Server, type Socket } from 'node:net';
-import { statSync } from 'node:fs';
+import { appendFileSync, statSync } from 'node:fs';
 import { unlink, writeFile } from 'node:fs/promises';
 import { answers } from './relay-client.ts';
 import { join } from 'node:path';
@@ -22,11 +22,13 @@ import type { HookSession } from '../../host/hook-session.ts';
 import type { TranscriptWriter } from '../../loop/transcript.ts';
 import type { ObservedHookRun } from '../../events/observed-hook-run.ts';
 import {
-  isRelayTool,
+  eventOf,
+  parseToolSpec,
   RELAY_TOOL_RULES,
   unreachableAnswer,
   type RelayAnswer,
   type RelayTool,
+  type RelayToolSpec,
 } from './relay-dialects.ts';
 import { decodeRequest, encodeAnswer } from './relay-protocol.ts';
 import type { RelayPaths } from './relay-paths.ts';
@@ -71,9 +73,29 @@ function stampOf(files: readonly string[]): string {
     .join('|');
 }
 
+/**
+ * `HOOKWIRE_RELAY_DEBUG=FILE` (in the environment the daemon was started with): one line per
+ * step of each event (wall-clock µs, pid, step) appended to FILE, beside the native client's.
+ */
+function debugLog(env: NodeJS.ProcessEnv): (step: string) => void {
+  const file = env['HOOKWIRE_RELAY_DEBUG'];
+  if (file === undefined || file === '') return () => undefined;
+  return (step) => {
+    const micros = (performance.timeOrigin + performance.now()) * 1000;
+    const seconds = Math.floor(micros / 1e6);
+    const line = `${seconds}.${String(Math.floor(micros - seconds * 1e6)).padStart(6, '0')} daemon ${process.pid} ${step}\n`;
+    try {
+      appendFileSync(file, line);
+    } catch {
+      // Debugging only.
+    }
+  };
+}
+
 /** Runs the daemon until it stops; resolves then. */
 export async function runRelayDaemon(options: RelayDaemonOptions): Promise<void> {
   const env = options.env ?? process.env;
+  const debug = debugLog(env);
   const projectDir = options.paths.projectDir;
   const { openHookSession, projectTrust } = await import('../../host/hook-session.ts');
   const { toClaudeAgentHooks } = await import('../../claude-agent-sdk.ts');
@@ -116,6 +138,8 @@ export async function runRelayDaemon(options: RelayDaemonOptions): Promise<void>
     return writer;
   };
   const recorded = new Map<string, TranscriptWriter>();
+  /** Per session, the reason of the Stop continuation last answered (see `answer`). */
+  const continuing = new Map<string, unknown>();
 
   let hooks: Promise<OpenHooks> | undefined;
   const open = async (): Promise<OpenHooks> => {
@@ -158,7 +182,8 @@ export async function runRelayDaemon(options: RelayDaemonOptions): Promise<void>
     return hooks;
   };
 
-  const answer = async (tool: RelayTool, text: string): Promise<RelayAnswer> => {
+  const answer = async (spec: RelayToolSpec, text: string): Promise<RelayAnswer> => {
+    const tool = spec.tool;
     let payload: Fields;
     try {
       const value: unknown = JSON.parse(text);
@@ -166,17 +191,24 @@ export async function runRelayDaemon(options: RelayDaemonOptions): Promise<void>
         throw new TypeError('not a JSON object');
       payload = value as Fields;
     } catch (error) {
-      return unreachableAnswer(tool, '', `the payload is not JSON: ${String(error)}`);
+      return unreachableAnswer(tool, spec.event ?? '', `the payload is not JSON: ${String(error)}`);
     }
-    const event = typeof payload['hook_event_name'] === 'string' ? payload['hook_event_name'] : '';
+    const event = eventOf(spec, payload);
     try {
       const rules = RELAY_TOOL_RULES[tool];
-      const input = rules.toClaude(payload);
+      const input = rules.toClaude(payload, event);
       const claudeEvent = String(input['hook_event_name']);
       const { callbacks } = await current();
       const callback = callbacks[claudeEvent as keyof ClaudeAgentHooks]?.[0]?.hooks[0];
       if (callback === undefined) return { exit: 0, stdout: '', stderr: '' };
       const sessionId = typeof input['session_id'] === 'string' ? input['session_id'] : '';
+      // Gemini CLI sends a Stop continuation as a new prompt (BeforeAgent, then AfterAgent with
+      // stop_hook_active): that prompt is the turn going on, not a user's, so it neither runs the
+      // prompt hooks again nor starts a new turn (which would reset the Stop budget and loop).
+      if (claudeEvent === 'UserPromptSubmit' && continuing.get(sessionId) === input['prompt']) {
+        continuing.delete(sessionId);
+        return { exit: 0, stdout: '', stderr: '' };
+      }
       const writer = await transcriptOf(sessionId, tool);
       if (writer !== undefined) recorded.set(sessionId, writer);
       const toolUseId = typeof input['tool_use_id'] === 'string' ? input['tool_use_id'] : undefined;
@@ -186,7 +218,9 @@ export async function runRelayDaemon(options: RelayDaemonOptions): Promise<void>
         { signal: new AbortController().signal },
       )) as Fields;
       writer?.commit();
-      const written = rules.fromClaude(output, payload);
+      if (claudeEvent === 'Stop' && output['decision'] === 'block')
+        continuing.set(sessionId, output['reason']);
+      const written = rules.fromClaude(output, payload, event);
       return {
         exit: 0,
         stdout: Object.keys(written).length === 0 ? '' : JSON.stringify(written),
@@ -235,10 +269,12 @@ export async function runRelayDaemon(options: RelayDaemonOptions): Promise<void>
 
   const serve = (socket: Socket): void => {
     touch();
+    debug('connected');
     const chunks: Buffer[] = [];
     socket.on('data', (chunk: Buffer) => chunks.push(chunk));
     socket.on('error', () => undefined);
     socket.on('end', () => {
+      debug('request read');
       const request = decodeRequest(Buffer.concat(chunks));
       if (request === undefined) {
         socket.end();
@@ -249,11 +285,13 @@ export async function runRelayDaemon(options: RelayDaemonOptions): Promise<void>
         socket.end(`stale ${options.build}\n`, () => void stop());
         return;
       }
-      if (!isRelayTool(request.tool)) {
+      const spec = parseToolSpec(request.tool);
+      if (spec === undefined) {
         socket.end(encodeAnswer(unreachableAnswer('claude', '', `unknown tool ${request.tool}`)));
         return;
       }
-      void answer(request.tool, request.payload).then((reply) => {
+      void answer(spec, request.payload).then((reply) => {
+        debug('answered');
         socket.end(encodeAnswer(reply));
         touch();
       });

@@ -26,7 +26,7 @@ export function settingsFileOf(
   env: NodeJS.ProcessEnv = process.env,
 ): string {
   const root = scope === 'project' ? projectDir : (env['HOME'] ?? homedir());
-  return join(root, RELAY_TOOL_RULES[tool].settingsDir, 'settings.json');
+  return join(root, ...RELAY_TOOL_RULES[tool].settingsFile[scope]);
 }
 
 const TOOL_EVENTS = new Set([
@@ -64,7 +64,19 @@ async function readJson(file: string): Promise<Json | undefined> {
   return value;
 }
 
-/** `settings` without any relay entry (and without what held only relay entries). */
+/** True for a hook entry a relay install wrote (its `command`, or Copilot's `bash`). */
+function isRelayEntry(hook: unknown): boolean {
+  if (!isRecord(hook)) return false;
+  return ['command', 'bash'].some((field) => {
+    const command = hook[field];
+    return typeof command === 'string' && isRelayCommand(command);
+  });
+}
+
+/**
+ * `settings` without any relay entry (and without what held only relay entries): in a group's
+ * `hooks` (the `events` layout) or directly in an event's list (the `flat` layout).
+ */
 export function withoutRelay(settings: Json): Json {
   const hooks = settings['hooks'];
   if (!isRecord(hooks)) return settings;
@@ -75,15 +87,9 @@ export function withoutRelay(settings: Json): Json {
       continue;
     }
     const remaining = groups.flatMap((group: unknown) => {
+      if (isRelayEntry(group)) return [];
       if (!isRecord(group) || !Array.isArray(group['hooks'])) return [group];
-      const entries = (group['hooks'] as unknown[]).filter(
-        (hook) =>
-          !(
-            isRecord(hook) &&
-            typeof hook['command'] === 'string' &&
-            isRelayCommand(hook['command'])
-          ),
-      );
+      const entries = (group['hooks'] as unknown[]).filter((hook) => !isRelayEntry(hook));
       if (entries.length === group['hooks'].length) return [group];
       return entries.length === 0 ? [] : [{ ...group, hooks: entries }];
     });
@@ -93,24 +99,30 @@ export function withoutRelay(settings: Json): Json {
   return Object.keys(kept).length === 0 ? rest : { ...rest, hooks: kept };
 }
 
-/** `settings` with one relay entry per event (after the user's own groups). */
+/** `settings` with one relay entry per event (after the user's own groups or hooks). */
 export function withRelay(
   settings: Json,
   tool: RelayTool,
   events: readonly string[],
-  command: string,
+  command: (event: string) => string,
 ): Json {
+  const rules = RELAY_TOOL_RULES[tool];
   const base = withoutRelay(settings);
   const hooks: Json = { ...(isRecord(base['hooks']) ? base['hooks'] : {}) };
   for (const event of events) {
     const groups = Array.isArray(hooks[event]) ? (hooks[event] as unknown[]) : [];
-    const entry = { type: 'command', command, timeout: RELAY_TOOL_RULES[tool].entryTimeout };
-    hooks[event] = [
-      ...groups,
-      TOOL_EVENTS.has(event) ? { matcher: '*', hooks: [entry] } : { hooks: [entry] },
-    ];
+    const entry = rules.entry(command(event), event);
+    hooks[event] =
+      rules.layout === 'flat'
+        ? [...groups, entry]
+        : [
+            ...groups,
+            TOOL_EVENTS.has(event) ? { matcher: '*', hooks: [entry] } : { hooks: [entry] },
+          ];
   }
-  return { ...base, hooks };
+  // A new Copilot or Cursor file says its format's version first.
+  const fresh = Object.keys(settings).length === 0;
+  return rules.layout === 'flat' && fresh ? { version: 1, hooks } : { ...base, hooks };
 }
 
 /** A line diff of two texts (`-`/`+`/` ` lines), for `--dry-run`. */
@@ -151,8 +163,14 @@ export function lineDiff(file: string, before: string, after: string): string {
   return lines.join('\n') + '\n';
 }
 
-const text = (settings: Json | undefined): string =>
-  settings === undefined ? '' : `${JSON.stringify(settings, null, 2)}\n`;
+/** The indentation `text` uses (two spaces when it shows none), so a rewrite keeps its style. */
+function indentOf(text: string): string | number {
+  const match = /\n([ \t]+)\S/.exec(text);
+  return match?.[1] ?? 2;
+}
+
+const text = (settings: Json | undefined, indent: string | number = 2): string =>
+  settings === undefined ? '' : `${JSON.stringify(settings, null, indent)}\n`;
 
 /** What an install or uninstall did to one file. */
 export interface RelayFileChange {
@@ -179,10 +197,12 @@ export async function changeRelay(options: {
   readonly file: string;
   readonly remove: boolean;
   readonly events?: readonly string[];
-  readonly command: string;
+  /** The relay entry's command for one event. */
+  readonly command: (event: string) => string;
   readonly dryRun: boolean;
 }): Promise<RelayFileChange> {
   const current = await readJson(options.file);
+  const original = current === undefined ? '' : await readFile(options.file, 'utf8');
   const known = RELAY_EVENTS[options.tool];
   const events = options.events ?? known;
   for (const event of events)
@@ -197,10 +217,12 @@ export async function changeRelay(options: {
       : withoutRelay(current)
     : withRelay(current ?? {}, options.tool, events, options.command);
   // A file that held only relay entries (install made it) goes with them.
-  const written =
-    next !== undefined && Object.keys(next).length === 0 && options.remove ? undefined : next;
-  const before = text(current);
-  const after = text(written);
+  const empty = next !== undefined && Object.keys(next).every((key) => key === 'version');
+  const written = empty && options.remove ? undefined : next;
+  // An unchanged file is left as it is, byte for byte; a changed one keeps its indentation.
+  const same = JSON.stringify(written) === JSON.stringify(current);
+  const before = original;
+  const after = same ? original : text(written, indentOf(original));
   const changed = before !== after;
   if (changed && !options.dryRun)
     await writeAtomically(options.file, written === undefined ? undefined : after);
@@ -223,14 +245,10 @@ export async function relayEventsIn(file: string): Promise<string[]> {
         Array.isArray(groups) &&
         groups.some(
           (group: unknown) =>
-            isRecord(group) &&
-            Array.isArray(group['hooks']) &&
-            (group['hooks'] as unknown[]).some(
-              (hook) =>
-                isRecord(hook) &&
-                typeof hook['command'] === 'string' &&
-                isRelayCommand(hook['command']),
-            ),
+            isRelayEntry(group) ||
+            (isRecord(group) &&
+              Array.isArray(group['hooks']) &&
+              (group['hooks'] as unknown[]).some(isRelayEntry)),
         ),
     )
     .map(([event]) => event);

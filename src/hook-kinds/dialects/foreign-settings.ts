@@ -516,6 +516,8 @@ class Reader {
         );
     const program = this.flatCommand(hook, path);
     if (program === undefined) return undefined;
+    // `hookwire relay install`'s entry (Copilot's, Cursor's): hookwire's own hooks run here already.
+    if (isRelayCommand(program.command)) return undefined;
 
     let timeoutMs = rules.defaultTimeoutMs;
     const timeoutField = hook['timeoutSec'] !== undefined ? 'timeoutSec' : 'timeout';
