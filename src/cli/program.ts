@@ -316,7 +316,11 @@ function addHooks(program: Command): void {
     )
     .requiredOption(
       '--from <tool>',
-      'claude, gemini, codex, kimi, copilot, cursor, windsurf, factory, augment, codebuddy or qwen',
+      'claude, gemini, codex, kimi, copilot, cursor, windsurf, factory, augment, codebuddy or qwen; or ahp (with --file)',
+    )
+    .option(
+      '--file <registration>',
+      'with --from ahp: the AHP registration document (JSON) to translate into ahp entries',
     )
     .option('--write <file>', 'write the settings to this new file instead of printing them')
     .option('--cwd <dir>', CWD_HELP)

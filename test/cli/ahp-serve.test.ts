@@ -266,199 +266,233 @@ const errorCodeOf = (answer: Json | undefined): unknown =>
   (checked(answer)['error'] as Json | undefined)?.['code'];
 
 describe.runIf(built)('hookwire ahp serve over stdio', () => {
-  it('AHP-TB-001 AHP-DEC-001: the Claude Code guard, the Gemini CLI guard and a hookwire hook deny; other calls get []', async () => {
-    const setup = await project();
-    const rm = intercept('shell', { command: 'rm -rf build' });
-    const curl = intercept('shell', { command: 'curl https://example.com' });
-    const env = intercept('write_file', { path: '.env', content: 'SECRET=1' });
-    const ls = intercept('shell', { command: 'ls -la' });
-    const served = await serveStdio(setup, [rm, curl, env, ls]);
-    expect(served.code, served.stderr).toBe(0);
-    expect(served.answers).toHaveLength(4);
-    expect(effectsOf(served.byId(rm['id'])[0])).toEqual([
-      { type: 'deny', reason: 'Claude Code guard: rm -rf is not allowed' },
-    ]);
-    expect(effectsOf(served.byId(curl['id'])[0])).toEqual([
-      { type: 'deny', reason: 'Gemini CLI guard: no network' },
-    ]);
-    expect(effectsOf(served.byId(env['id'])[0])).toEqual([
-      { type: 'deny', reason: 'hookwire guard: .env is protected' },
-    ]);
-    expect(effectsOf(served.byId(ls['id'])[0])).toEqual([]);
-    // The guards really ran on what was sent.
-    const lines = await logLines(setup.log);
-    expect(lines.filter((line) => line.startsWith('claude ')).join('\n')).toContain('rm -rf build');
-    expect(lines.filter((line) => line.startsWith('gemini ')).join('\n')).toContain('curl');
-  });
+  it(
+    'AHP-TB-001 AHP-DEC-001: the Claude Code guard, the Gemini CLI guard and a hookwire hook deny; other calls get []',
+    { timeout: 120_000 },
+    async () => {
+      const setup = await project();
+      const rm = intercept('shell', { command: 'rm -rf build' });
+      const curl = intercept('shell', { command: 'curl https://example.com' });
+      const env = intercept('write_file', { path: '.env', content: 'SECRET=1' });
+      const ls = intercept('shell', { command: 'ls -la' });
+      const served = await serveStdio(setup, [rm, curl, env, ls]);
+      expect(served.code, served.stderr).toBe(0);
+      expect(served.answers).toHaveLength(4);
+      expect(effectsOf(served.byId(rm['id'])[0])).toEqual([
+        { type: 'deny', reason: 'Claude Code guard: rm -rf is not allowed' },
+      ]);
+      expect(effectsOf(served.byId(curl['id'])[0])).toEqual([
+        { type: 'deny', reason: 'Gemini CLI guard: no network' },
+      ]);
+      expect(effectsOf(served.byId(env['id'])[0])).toEqual([
+        { type: 'deny', reason: 'hookwire guard: .env is protected' },
+      ]);
+      expect(effectsOf(served.byId(ls['id'])[0])).toEqual([]);
+      // The guards really ran on what was sent.
+      const lines = await logLines(setup.log);
+      expect(lines.filter((line) => line.startsWith('claude ')).join('\n')).toContain(
+        'rm -rf build',
+      );
+      expect(lines.filter((line) => line.startsWith('gemini ')).join('\n')).toContain('curl');
+    },
+  );
 
-  it('AHP-RPC-001 AHP-VER-001: parse errors, invalid requests, unknown methods, unsupported versions and events get their error codes, with the id echoed', async () => {
-    const setup = await project();
-    const good = intercept('shell', { command: 'ls' });
-    const params = good['params'] as Json;
-    const event = params['event'] as Json;
-    const messages: (Json | string)[] = [
-      '{"jsonrpc":"2.0","id":"evt_broken",',
-      '[{"jsonrpc":"2.0","id":"evt_batch","method":"hooks/intercept","params":{}}]',
-      { jsonrpc: '1.0', id: 'evt_v1', method: 'hooks/intercept', params },
-      { jsonrpc: '2.0', id: 'evt_unknown', method: 'hooks/capabilities', params: {} },
-      {
-        jsonrpc: '2.0',
-        id: 'evt_ver',
-        method: 'hooks/intercept',
-        params: { ...params, protocolVersion: '9.9' },
-      },
-      {
-        jsonrpc: '2.0',
-        id: 'evt_event',
-        method: 'hooks/intercept',
-        params: { ...params, event: { ...event, id: 'evt_event', type: 'model.request.before' } },
-      },
-      {
-        jsonrpc: '2.0',
-        id: 'evt_input',
-        method: 'hooks/intercept',
-        params: {
-          ...params,
-          event: { ...event, id: 'evt_input', tool: { name: 'shell', input: '{"command":"ls"}' } },
+  it(
+    'AHP-RPC-001 AHP-VER-001: parse errors, invalid requests, unknown methods, unsupported versions and events get their error codes, with the id echoed',
+    { timeout: 120_000 },
+    async () => {
+      const setup = await project();
+      const good = intercept('shell', { command: 'ls' });
+      const params = good['params'] as Json;
+      const event = params['event'] as Json;
+      const messages: (Json | string)[] = [
+        '{"jsonrpc":"2.0","id":"evt_broken",',
+        '[{"jsonrpc":"2.0","id":"evt_batch","method":"hooks/intercept","params":{}}]',
+        { jsonrpc: '1.0', id: 'evt_v1', method: 'hooks/intercept', params },
+        { jsonrpc: '2.0', id: 'evt_unknown', method: 'hooks/capabilities', params: {} },
+        {
+          jsonrpc: '2.0',
+          id: 'evt_ver',
+          method: 'hooks/intercept',
+          params: { ...params, protocolVersion: '9.9' },
         },
-      },
-      { jsonrpc: '2.0', id: 'evt_mismatch', method: 'hooks/intercept', params },
-      { jsonrpc: '2.0', id: 'evt_obs_id', method: 'hooks/observe', params },
-      { jsonrpc: '2.0', id: 7, method: 'hooks/intercept' },
-    ];
-    const served = await serveStdio(setup, messages);
-    expect(served.code, served.stderr).toBe(0);
-    expect(served.answers).toHaveLength(messages.length);
-    const nulls = served.byId(null).map(errorCodeOf).sort();
-    expect(nulls).toEqual([-32700, -32600].sort());
-    expect(errorCodeOf(served.byId('evt_v1')[0])).toBe(-32600);
-    expect(errorCodeOf(served.byId('evt_unknown')[0])).toBe(-32601);
-    expect(errorCodeOf(served.byId('evt_ver')[0])).toBe(-32001);
-    expect(errorCodeOf(served.byId('evt_event')[0])).toBe(-32002);
-    expect(errorCodeOf(served.byId('evt_input')[0])).toBe(-32602);
-    expect(errorCodeOf(served.byId('evt_mismatch')[0])).toBe(-32602);
-    expect(errorCodeOf(served.byId('evt_obs_id')[0])).toBe(-32600);
-    expect(errorCodeOf(served.byId(7)[0])).toBe(-32602);
-    // No hook ran for any of them.
-    expect(await logLines(setup.log)).toEqual([]);
-  });
-
-  it('AHP-RPC-002: hooks/observe notifications run the observers and are never answered', async () => {
-    const setup = await project();
-    const ls = intercept('shell', { command: 'ls' });
-    const served = await serveStdio(setup, [
-      observe('session.start', { trigger: 'startup' }),
-      observe('tool.after', {
-        tool: {
-          name: 'shell',
-          kind: 'shell',
-          input: { command: 'ls' },
-          callId: 'c1',
-          origin: 'native',
-          output: 'a.txt',
+        {
+          jsonrpc: '2.0',
+          id: 'evt_event',
+          method: 'hooks/intercept',
+          params: { ...params, event: { ...event, id: 'evt_event', type: 'model.request.before' } },
         },
-      }),
-      { jsonrpc: '2.0', method: 'hooks/observe', params: 'not an object' },
-      { jsonrpc: '2.0', method: 'something/else', params: {} },
-      ls,
-      observe('session.end', { reason: 'exit' }),
-    ]);
-    expect(served.code, served.stderr).toBe(0);
-    // One line: the intercept's answer; the four notifications got nothing.
-    expect(served.lines).toHaveLength(1);
-    expect(effectsOf(served.answers[0])).toEqual([]);
-    const lines = await logLines(setup.log);
-    expect(lines.filter((line) => line.startsWith('start '))).toHaveLength(1);
-    expect(lines.filter((line) => line.startsWith('end '))).toHaveLength(1);
-    const post = lines.filter((line) => line.startsWith('post '));
-    expect(post).toHaveLength(1);
-    expect(post[0]).toContain('a.txt');
-  });
+        {
+          jsonrpc: '2.0',
+          id: 'evt_input',
+          method: 'hooks/intercept',
+          params: {
+            ...params,
+            event: {
+              ...event,
+              id: 'evt_input',
+              tool: { name: 'shell', input: '{"command":"ls"}' },
+            },
+          },
+        },
+        { jsonrpc: '2.0', id: 'evt_mismatch', method: 'hooks/intercept', params },
+        { jsonrpc: '2.0', id: 'evt_obs_id', method: 'hooks/observe', params },
+        { jsonrpc: '2.0', id: 7, method: 'hooks/intercept' },
+      ];
+      const served = await serveStdio(setup, messages);
+      expect(served.code, served.stderr).toBe(0);
+      expect(served.answers).toHaveLength(messages.length);
+      const nulls = served.byId(null).map(errorCodeOf).sort();
+      expect(nulls).toEqual([-32700, -32600].sort());
+      expect(errorCodeOf(served.byId('evt_v1')[0])).toBe(-32600);
+      expect(errorCodeOf(served.byId('evt_unknown')[0])).toBe(-32601);
+      expect(errorCodeOf(served.byId('evt_ver')[0])).toBe(-32001);
+      expect(errorCodeOf(served.byId('evt_event')[0])).toBe(-32002);
+      expect(errorCodeOf(served.byId('evt_input')[0])).toBe(-32602);
+      expect(errorCodeOf(served.byId('evt_mismatch')[0])).toBe(-32602);
+      expect(errorCodeOf(served.byId('evt_obs_id')[0])).toBe(-32600);
+      expect(errorCodeOf(served.byId(7)[0])).toBe(-32602);
+      // No hook ran for any of them.
+      expect(await logLines(setup.log)).toEqual([]);
+    },
+  );
 
-  it('AHP-CORE-004: a duplicate id gets the same answer, and the hooks run once', async () => {
-    const setup = await project();
-    const rm = intercept('shell', { command: 'rm -rf dist' }, { id: 'evt_dup' });
-    const served = await serveStdio(setup, [rm, rm, rm]);
-    expect(served.code, served.stderr).toBe(0);
-    const answers = served.byId('evt_dup');
-    expect(answers).toHaveLength(3);
-    for (const answer of answers) expect(answer).toEqual(checked(answers[0]));
-    expect(effectsOf(answers[0])).toEqual([
-      { type: 'deny', reason: 'Claude Code guard: rm -rf is not allowed' },
-    ]);
-    expect((await logLines(setup.log)).filter((line) => line.startsWith('claude '))).toHaveLength(
-      1,
-    );
-  });
+  it(
+    'AHP-RPC-002: hooks/observe notifications run the observers and are never answered',
+    { timeout: 120_000 },
+    async () => {
+      const setup = await project();
+      const ls = intercept('shell', { command: 'ls' });
+      const served = await serveStdio(setup, [
+        observe('session.start', { trigger: 'startup' }),
+        observe('tool.after', {
+          tool: {
+            name: 'shell',
+            kind: 'shell',
+            input: { command: 'ls' },
+            callId: 'c1',
+            origin: 'native',
+            output: 'a.txt',
+          },
+        }),
+        { jsonrpc: '2.0', method: 'hooks/observe', params: 'not an object' },
+        { jsonrpc: '2.0', method: 'something/else', params: {} },
+        ls,
+        observe('session.end', { reason: 'exit' }),
+      ]);
+      expect(served.code, served.stderr).toBe(0);
+      // One line: the intercept's answer; the four notifications got nothing.
+      expect(served.lines).toHaveLength(1);
+      expect(effectsOf(served.answers[0])).toEqual([]);
+      const lines = await logLines(setup.log);
+      expect(lines.filter((line) => line.startsWith('start '))).toHaveLength(1);
+      expect(lines.filter((line) => line.startsWith('end '))).toHaveLength(1);
+      const post = lines.filter((line) => line.startsWith('post '));
+      expect(post).toHaveLength(1);
+      expect(post[0]).toContain('a.txt');
+    },
+  );
 
-  it('a rewrite is never dropped: -32004 unless modify was advertised (draft), then a modify effect', async () => {
-    const setup = await project();
-    const plain = intercept('format_code', { path: 'src/main.ts' });
-    const draftNoModify = intercept('format_code', { path: 'src/main.ts' }, { version: 'draft' });
-    const draft = intercept(
-      'format_code',
-      { path: 'src/main.ts' },
-      { version: 'draft', effects: ['deny', 'modify', 'message'] },
-    );
-    const draftDeny = intercept(
-      'shell',
-      { command: 'rm -rf /' },
-      { version: 'draft', effects: ['deny', 'modify'] },
-    );
-    const served = await serveStdio(setup, [plain, draftNoModify, draft, draftDeny]);
-    expect(served.code, served.stderr).toBe(0);
-    expect(errorCodeOf(served.byId(plain['id'])[0])).toBe(-32004);
-    expect(errorCodeOf(served.byId(draftNoModify['id'])[0])).toBe(-32004);
-    expect(effectsOf(served.byId(draft['id'])[0])).toEqual([
-      {
-        type: 'modify',
-        target: 'input',
-        operation: 'replace',
-        value: { path: 'src/main.ts', style: 'prettier' },
-      },
-    ]);
-    expect(effectsOf(served.byId(draftDeny['id'])[0])).toEqual([
-      { type: 'deny', reason: 'Claude Code guard: rm -rf is not allowed' },
-    ]);
-  });
+  it(
+    'AHP-CORE-004: a duplicate id gets the same answer, and the hooks run once',
+    { timeout: 120_000 },
+    async () => {
+      const setup = await project();
+      const rm = intercept('shell', { command: 'rm -rf dist' }, { id: 'evt_dup' });
+      const served = await serveStdio(setup, [rm, rm, rm]);
+      expect(served.code, served.stderr).toBe(0);
+      const answers = served.byId('evt_dup');
+      expect(answers).toHaveLength(3);
+      for (const answer of answers) expect(answer).toEqual(checked(answers[0]));
+      expect(effectsOf(answers[0])).toEqual([
+        { type: 'deny', reason: 'Claude Code guard: rm -rf is not allowed' },
+      ]);
+      expect((await logLines(setup.log)).filter((line) => line.startsWith('claude '))).toHaveLength(
+        1,
+      );
+    },
+  );
 
-  it('never loads hooks from a directory named in a request: session.cwd is not the project', async () => {
-    const setup = await project();
-    const elsewhere = join(setup.sandbox.root, 'elsewhere');
-    await writeJson(join(elsewhere, '.claude', 'settings.json'), {
-      hooks: {
-        PreToolUse: [
-          { hooks: [{ type: 'command', command: `echo elsewhere >> '${setup.log}'; exit 2` }] },
-        ],
-      },
-    });
-    const ls = intercept('shell', { command: 'ls' }, { cwd: elsewhere });
-    const served = await serveStdio(setup, [ls]);
-    expect(served.code, served.stderr).toBe(0);
-    expect(effectsOf(served.answers[0])).toEqual([]);
-    const lines = await logLines(setup.log);
-    expect(lines.some((line) => line.startsWith('elsewhere'))).toBe(false);
-    // The project's own guard saw the call, with the server's project as its cwd.
-    expect(lines.find((line) => line.startsWith('claude '))).toContain(setup.sandbox.project);
-  });
+  it(
+    'a rewrite is never dropped: -32004 unless modify was advertised (draft), then a modify effect',
+    { timeout: 120_000 },
+    async () => {
+      const setup = await project();
+      const plain = intercept('format_code', { path: 'src/main.ts' });
+      const draftNoModify = intercept('format_code', { path: 'src/main.ts' }, { version: 'draft' });
+      const draft = intercept(
+        'format_code',
+        { path: 'src/main.ts' },
+        { version: 'draft', effects: ['deny', 'modify', 'message'] },
+      );
+      const draftDeny = intercept(
+        'shell',
+        { command: 'rm -rf /' },
+        { version: 'draft', effects: ['deny', 'modify'] },
+      );
+      const served = await serveStdio(setup, [plain, draftNoModify, draft, draftDeny]);
+      expect(served.code, served.stderr).toBe(0);
+      expect(errorCodeOf(served.byId(plain['id'])[0])).toBe(-32004);
+      expect(errorCodeOf(served.byId(draftNoModify['id'])[0])).toBe(-32004);
+      expect(effectsOf(served.byId(draft['id'])[0])).toEqual([
+        {
+          type: 'modify',
+          target: 'input',
+          operation: 'replace',
+          value: { path: 'src/main.ts', style: 'prettier' },
+        },
+      ]);
+      expect(effectsOf(served.byId(draftDeny['id'])[0])).toEqual([
+        { type: 'deny', reason: 'Claude Code guard: rm -rf is not allowed' },
+      ]);
+    },
+  );
 
-  it('refuses an untrusted project with a clear error, and serves it with --trust-project', async () => {
-    const setup = await project();
-    const { HOOKWIRE_TRUST_PROJECT: _trusted, ...untrusted } = setup.sandbox.env;
-    const rm = intercept('shell', { command: 'rm -rf build' });
-    const refused = await serveStdio(setup, [rm], [], untrusted);
-    expect(refused.code).toBe(1);
-    expect(refused.stdout).toBe('');
-    expect(refused.stderr).toContain('not trusted');
-    expect(refused.stderr).toContain('hookwire hooks trust');
-    expect(refused.stderr).toContain('--trust-project');
-    expect(await logLines(setup.log)).toEqual([]);
-    const served = await serveStdio(setup, [rm], ['--trust-project'], untrusted);
-    expect(served.code, served.stderr).toBe(0);
-    expect(effectsOf(served.answers[0])).toEqual([
-      { type: 'deny', reason: 'Claude Code guard: rm -rf is not allowed' },
-    ]);
-  });
+  it(
+    'never loads hooks from a directory named in a request: session.cwd is not the project',
+    { timeout: 120_000 },
+    async () => {
+      const setup = await project();
+      const elsewhere = join(setup.sandbox.root, 'elsewhere');
+      await writeJson(join(elsewhere, '.claude', 'settings.json'), {
+        hooks: {
+          PreToolUse: [
+            { hooks: [{ type: 'command', command: `echo elsewhere >> '${setup.log}'; exit 2` }] },
+          ],
+        },
+      });
+      const ls = intercept('shell', { command: 'ls' }, { cwd: elsewhere });
+      const served = await serveStdio(setup, [ls]);
+      expect(served.code, served.stderr).toBe(0);
+      expect(effectsOf(served.answers[0])).toEqual([]);
+      const lines = await logLines(setup.log);
+      expect(lines.some((line) => line.startsWith('elsewhere'))).toBe(false);
+      // The project's own guard saw the call, with the server's project as its cwd.
+      expect(lines.find((line) => line.startsWith('claude '))).toContain(setup.sandbox.project);
+    },
+  );
+
+  it(
+    'refuses an untrusted project with a clear error, and serves it with --trust-project',
+    { timeout: 120_000 },
+    async () => {
+      const setup = await project();
+      const { HOOKWIRE_TRUST_PROJECT: _trusted, ...untrusted } = setup.sandbox.env;
+      const rm = intercept('shell', { command: 'rm -rf build' });
+      const refused = await serveStdio(setup, [rm], [], untrusted);
+      expect(refused.code).toBe(1);
+      expect(refused.stdout).toBe('');
+      expect(refused.stderr).toContain('not trusted');
+      expect(refused.stderr).toContain('hookwire hooks trust');
+      expect(refused.stderr).toContain('--trust-project');
+      expect(await logLines(setup.log)).toEqual([]);
+      const served = await serveStdio(setup, [rm], ['--trust-project'], untrusted);
+      expect(served.code, served.stderr).toBe(0);
+      expect(effectsOf(served.answers[0])).toEqual([
+        { type: 'deny', reason: 'Claude Code guard: rm -rf is not allowed' },
+      ]);
+    },
+  );
 });
 
 /** Starts `hookwire ahp serve --http 127.0.0.1:0` and returns its URL and a stop. */
@@ -507,46 +541,50 @@ async function serveHttp({ sandbox }: Project) {
 }
 
 describe.runIf(built)('hookwire ahp serve over loopback HTTP', () => {
-  it('AHP-HTTP-001: 200 with the answer for intercepts and errors, 202 and no body for notifications', async () => {
-    const setup = await project();
-    const server = await serveHttp(setup);
-    const rm = intercept('shell', { command: 'rm -rf build' });
-    const denied = await server.post(rm);
-    expect(denied.status).toBe(200);
-    expect(denied.json?.['id']).toBe(rm['id']);
-    expect(effectsOf(denied.json)).toEqual([
-      { type: 'deny', reason: 'Claude Code guard: rm -rf is not allowed' },
-    ]);
-    const curl = await server.post(intercept('shell', { command: 'curl x' }));
-    expect(effectsOf(curl.json)).toEqual([
-      { type: 'deny', reason: 'Gemini CLI guard: no network' },
-    ]);
-    const ls = await server.post(intercept('shell', { command: 'ls' }));
-    expect(ls.status).toBe(200);
-    expect(effectsOf(ls.json)).toEqual([]);
-    const notification = await server.post(observe('session.end', { reason: 'exit' }));
-    expect(notification.status).toBe(202);
-    expect(notification.text).toBe('');
-    expect(errorCodeOf((await server.post('not json')).json)).toBe(-32700);
-    expect(
-      errorCodeOf((await server.post({ jsonrpc: '2.0', id: 'x1', method: 'nope' })).json),
-    ).toBe(-32601);
-    const version = intercept('shell', { command: 'ls' });
-    (version['params'] as Json)['protocolVersion'] = '0.2';
-    expect(errorCodeOf((await server.post(version)).json)).toBe(-32001);
-    // A duplicate, sequential this time: the same answer, one run of the guard.
-    const again = await server.post(rm);
-    expect(again.json).toEqual(denied.json);
-    expect((await fetch(server.url)).status).toBe(405);
-    const stopped = await server.stop();
-    expect(stopped.code, stopped.stderr).toBe(0);
-    expect(stopped.stdout).toBe('');
-    const lines = await logLines(setup.log);
-    expect(lines.filter((line) => line.includes('rm -rf build'))).toHaveLength(1);
-    expect(lines.filter((line) => line.startsWith('end '))).toHaveLength(1);
-  });
+  it(
+    'AHP-HTTP-001: 200 with the answer for intercepts and errors, 202 and no body for notifications',
+    { timeout: 120_000 },
+    async () => {
+      const setup = await project();
+      const server = await serveHttp(setup);
+      const rm = intercept('shell', { command: 'rm -rf build' });
+      const denied = await server.post(rm);
+      expect(denied.status).toBe(200);
+      expect(denied.json?.['id']).toBe(rm['id']);
+      expect(effectsOf(denied.json)).toEqual([
+        { type: 'deny', reason: 'Claude Code guard: rm -rf is not allowed' },
+      ]);
+      const curl = await server.post(intercept('shell', { command: 'curl x' }));
+      expect(effectsOf(curl.json)).toEqual([
+        { type: 'deny', reason: 'Gemini CLI guard: no network' },
+      ]);
+      const ls = await server.post(intercept('shell', { command: 'ls' }));
+      expect(ls.status).toBe(200);
+      expect(effectsOf(ls.json)).toEqual([]);
+      const notification = await server.post(observe('session.end', { reason: 'exit' }));
+      expect(notification.status).toBe(202);
+      expect(notification.text).toBe('');
+      expect(errorCodeOf((await server.post('not json')).json)).toBe(-32700);
+      expect(
+        errorCodeOf((await server.post({ jsonrpc: '2.0', id: 'x1', method: 'nope' })).json),
+      ).toBe(-32601);
+      const version = intercept('shell', { command: 'ls' });
+      (version['params'] as Json)['protocolVersion'] = '0.2';
+      expect(errorCodeOf((await server.post(version)).json)).toBe(-32001);
+      // A duplicate, sequential this time: the same answer, one run of the guard.
+      const again = await server.post(rm);
+      expect(again.json).toEqual(denied.json);
+      expect((await fetch(server.url)).status).toBe(405);
+      const stopped = await server.stop();
+      expect(stopped.code, stopped.stderr).toBe(0);
+      expect(stopped.stdout).toBe('');
+      const lines = await logLines(setup.log);
+      expect(lines.filter((line) => line.includes('rm -rf build'))).toHaveLength(1);
+      expect(lines.filter((line) => line.startsWith('end '))).toHaveLength(1);
+    },
+  );
 
-  it('refuses a non-loopback address', async () => {
+  it('refuses a non-loopback address', { timeout: 120_000 }, async () => {
     const setup = await project();
     const outcome = await runCli(
       ['ahp', 'serve', '--cwd', setup.sandbox.project, '--http', '0.0.0.0:8080'],
@@ -558,63 +596,74 @@ describe.runIf(built)('hookwire ahp serve over loopback HTTP', () => {
 });
 
 describe.runIf(built)('the ahp hook kind (harness) against hookwire ahp serve (backend)', () => {
-  it('AHP-TB-001 AHP-DEC-002: in a real hookwire run the Claude Code guard behind ahp serve denies rm -rf and the directory survives; an allowed call runs', async () => {
-    const backend = await project();
-    const harness = await createSandbox();
-    const victim = join(harness.project, 'victim');
-    await mkdir(victim);
-    await writeFile(join(victim, 'keep.txt'), 'precious');
-    await writeFile(join(harness.project, 'scratch.txt'), 'scratch');
-    const settings = await writeJson(join(harness.root, 'ahp.json'), {
-      permissions: { allow: ['shell'] },
-      hooks: {
-        PreToolUse: [
-          {
-            hooks: [
-              {
-                type: 'ahp',
-                transport: {
-                  type: 'stdio',
-                  command: process.execPath,
-                  args: [BIN, 'ahp', 'serve', '--cwd', backend.sandbox.project, '--trust-project'],
-                  lifecycle: 'persistent',
+  it(
+    'AHP-TB-001 AHP-DEC-002: in a real hookwire run the Claude Code guard behind ahp serve denies rm -rf and the directory survives; an allowed call runs',
+    { timeout: 120_000 },
+    async () => {
+      const backend = await project();
+      const harness = await createSandbox();
+      const victim = join(harness.project, 'victim');
+      await mkdir(victim);
+      await writeFile(join(victim, 'keep.txt'), 'precious');
+      await writeFile(join(harness.project, 'scratch.txt'), 'scratch');
+      const settings = await writeJson(join(harness.root, 'ahp.json'), {
+        permissions: { allow: ['shell'] },
+        hooks: {
+          PreToolUse: [
+            {
+              hooks: [
+                {
+                  type: 'ahp',
+                  transport: {
+                    type: 'stdio',
+                    command: process.execPath,
+                    args: [
+                      BIN,
+                      'ahp',
+                      'serve',
+                      '--cwd',
+                      backend.sandbox.project,
+                      '--trust-project',
+                    ],
+                    lifecycle: 'persistent',
+                  },
+                  failurePolicy: 'fail-closed',
+                  timeout: '30s',
                 },
-                failurePolicy: 'fail-closed',
-                timeout: '30s',
-              },
-            ],
-          },
+              ],
+            },
+          ],
+        },
+      });
+      const script = await writeScript(join(harness.root, 'model.jsonl'), [
+        callTool('c0', 'shell', { command: 'rm -rf victim' }),
+        callTool('c1', 'shell', { command: 'rm -f scratch.txt' }),
+        say('done'),
+      ]);
+      const run = await runCli(
+        [
+          'run',
+          'go',
+          '--model',
+          `scripted:${script}`,
+          '--cwd',
+          harness.project,
+          '--settings',
+          settings,
+          '--output-format',
+          'stream-json',
         ],
-      },
-    });
-    const script = await writeScript(join(harness.root, 'model.jsonl'), [
-      callTool('c0', 'shell', { command: 'rm -rf victim' }),
-      callTool('c1', 'shell', { command: 'rm -f scratch.txt' }),
-      say('done'),
-    ]);
-    const run = await runCli(
-      [
-        'run',
-        'go',
-        '--model',
-        `scripted:${script}`,
-        '--cwd',
-        harness.project,
-        '--settings',
-        settings,
-        '--output-format',
-        'stream-json',
-      ],
-      { env: { ...harness.env, HOOKWIRE_HOME: backend.sandbox.home }, main: BIN },
-    );
-    expect(run.code, run.stderr).toBe(0);
-    expect(existsSync(join(victim, 'keep.txt'))).toBe(true);
-    expect(existsSync(join(harness.project, 'scratch.txt'))).toBe(false);
-    const results = jsonLines(run.stdout).filter((line) => line['type'] === 'tool-result');
-    expect(String(results[0]?.['error'])).toContain('Claude Code guard: rm -rf is not allowed');
-    const claude = (await logLines(backend.log)).filter((line) => line.startsWith('claude '));
-    expect(claude).toHaveLength(2);
-    expect(claude[0]).toContain('rm -rf victim');
-    expect(claude[1]).toContain('rm -f scratch.txt');
-  });
+        { env: { ...harness.env, HOOKWIRE_HOME: backend.sandbox.home }, main: BIN },
+      );
+      expect(run.code, run.stderr).toBe(0);
+      expect(existsSync(join(victim, 'keep.txt'))).toBe(true);
+      expect(existsSync(join(harness.project, 'scratch.txt'))).toBe(false);
+      const results = jsonLines(run.stdout).filter((line) => line['type'] === 'tool-result');
+      expect(String(results[0]?.['error'])).toContain('Claude Code guard: rm -rf is not allowed');
+      const claude = (await logLines(backend.log)).filter((line) => line.startsWith('claude '));
+      expect(claude).toHaveLength(2);
+      expect(claude[0]).toContain('rm -rf victim');
+      expect(claude[1]).toContain('rm -f scratch.txt');
+    },
+  );
 });
