@@ -16,6 +16,7 @@ import { collectRepeated } from './collect-repeated.ts';
 import { CliError } from './cli-error.ts';
 import type { SettingsCommandOptions } from './settings-options.ts';
 import type { HooksImportOptions } from './commands/hooks-import.ts';
+import type { AhpServeOptions } from './commands/ahp-serve.ts';
 import type { DaemonOptions, RelayHookOptions, RelayInstallOptions } from './commands/relay.ts';
 
 const SETTINGS_HELP =
@@ -315,7 +316,11 @@ function addHooks(program: Command): void {
     )
     .requiredOption(
       '--from <tool>',
-      'claude, gemini, codex, kimi, copilot, cursor, windsurf, factory, augment, codebuddy, qwen or claude-plugin',
+      'claude, gemini, codex, kimi, copilot, cursor, windsurf, factory, augment, codebuddy, qwen or claude-plugin; or ahp (with --file)',
+    )
+    .option(
+      '--file <registration>',
+      'with --from ahp: the AHP registration document (JSON) to translate into ahp entries',
     )
     .option('--write <file>', 'write the settings to this new file instead of printing them')
     .option('--cwd <dir>', CWD_HELP)
@@ -556,11 +561,40 @@ function addDaemon(program: Command): void {
   }
 }
 
+function addAhp(program: Command): void {
+  const ahp = program
+    .command('ahp')
+    .description('The Agent Hooks Protocol: hookwire as an AHP backend for any AHP harness.');
+  addSettingsOptions(
+    ahp
+      .command('serve')
+      .description(
+        "Answer AHP hooks/intercept (tool.before) and hooks/observe messages with the project's hooks (any kind, any dialect), as hooks fire runs them.",
+      ),
+  )
+    .option(
+      '--http <host:port>',
+      'serve loopback HTTP (one JSON-RPC message per POST) instead of NDJSON on stdin/stdout; port 0 picks a free one (printed on stderr)',
+    )
+    .option('--trust-project', TRUST_PROJECT_HELP)
+    .addHelpText(
+      'after',
+      "\nstdout carries protocol messages only; diagnostics go to stderr. The project's hooks must all be trusted (hookwire hooks trust, or --trust-project).\nExit status: 0 when stdin ends (stdio) or on SIGINT/SIGTERM (HTTP); 1 for a configuration error or untrusted hooks.",
+    )
+    .action(
+      action(async (options: AhpServeOptions) => {
+        const { ahpServeCommand } = await import('./commands/ahp-serve.ts');
+        return ahpServeCommand(options);
+      }),
+    );
+}
+
 /** The top-level commands in the order help lists them. */
 const COMMANDS: readonly (readonly [string, (program: Command) => void])[] = [
   ['run', addRun],
   ['worker', addWorker],
   ['hooks', addHooks],
+  ['ahp', addAhp],
   ['mcp', addMcp],
   ['doctor', addDoctor],
   ['trace', addTrace],

@@ -20,6 +20,7 @@ import {
   type PromptHookRunner,
 } from '../../src/hook-kinds/prompt/index.ts';
 import type { ModuleHookConfig } from '../../src/hook-kinds/module/module-kind.ts';
+import { ahpKind, type AhpHookConfig, type AhpSession } from '../../src/hook-kinds/ahp/ahp-kind.ts';
 import type { HookConfig } from '../../src/hook-kinds/registry.ts';
 import { compileMatcher, type HookGroupConfig } from '../../src/hook-kinds/settings/index.ts';
 
@@ -60,6 +61,22 @@ export function moduleHook(
   return { ...base, type: 'module', name: modulePath, modulePath, ...fields };
 }
 
+export function ahpHook(
+  transport: AhpHookConfig['transport'],
+  fields: Partial<Omit<AhpHookConfig, 'type' | 'transport'>> = {},
+): AhpHookConfig {
+  return {
+    ...base,
+    type: 'ahp',
+    name: 'ahp',
+    transport,
+    failurePolicy: 'fail-closed',
+    protocolVersion: '0.1',
+    includeNative: false,
+    ...fields,
+  };
+}
+
 /** One settings group for `event` holding `hooks`. */
 export function groupOf(
   event: HookEventName,
@@ -98,10 +115,12 @@ export function kindStates(runners: {
   readonly process?: ProcessHookRunner;
   readonly http?: HttpHookRunner;
   readonly prompt?: PromptHookRunner;
+  readonly ahp?: AhpSession;
 }): HookKindStates {
   const states = new HookKindStates();
   if (runners.process !== undefined) states.set(processKind, runners.process);
   if (runners.http !== undefined) states.set(httpKind, runners.http);
   if (runners.prompt !== undefined) states.set(promptKind, runners.prompt);
+  if (runners.ahp !== undefined) states.set(ahpKind, runners.ahp);
   return states;
 }

@@ -1,7 +1,8 @@
 import { writeStdout } from '../output/stdout.ts';
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { fireCommandHooks } from '../../hook-kinds/group/index.ts';
+import { fireCommandHooks, type FireResult } from '../../hook-kinds/group/index.ts';
+import type { HookSession } from '../../host/hook-session.ts';
 import { HOOK_EVENT_ALIASES, HOOK_EVENT_NAMES, canonicalEventName } from '../../events/index.ts';
 import { CliError } from '../cli-error.ts';
 import { parseJsonObjectInput } from '../json-input.ts';
@@ -55,6 +56,27 @@ function assertKnownEvent(event: string): void {
 }
 
 /**
+ * Fires EVENT's hooks of an open command hook session on `payload`, as `hooks fire` does: the
+ * session's runner, project directory, kind resources and confinement. `hookwire ahp serve`
+ * answers each AHP event through it too. Throws `HookwireError` (`hook_input_invalid`) for an
+ * invalid payload.
+ */
+export function fireInSession(
+  session: HookSession,
+  event: string,
+  payload: Readonly<Record<string, unknown>>,
+  signal?: AbortSignal,
+): Promise<FireResult> {
+  return fireCommandHooks(session.settings, event, payload, {
+    runner: session.runner,
+    projectDir: session.projectDir,
+    kinds: session.kinds,
+    confinement: { passEnvironment: session.settings.passEnvironment },
+    ...(signal === undefined ? {} : { signal }),
+  });
+}
+
+/**
  * `hookwire hooks fire EVENT`: runs the hooks configured for EVENT (matched as the loop matches
  * them) on the payload, completed with the base fields it lacks, and prints the combined
  * `FireResult` as one JSON document on stdout. Returns 0 whatever the decision; an unknown event,
@@ -70,12 +92,7 @@ export async function hooksFireCommand(event: string, options: HooksFireOptions)
     if (notice !== undefined) process.stderr.write(`${notice}\n`);
     printSettingsWarnings(session.settings);
     const payload = await readPayload(options.input);
-    const result = await fireCommandHooks(session.settings, event, payload, {
-      runner: session.runner,
-      projectDir: session.projectDir,
-      kinds: session.kinds,
-      confinement: { passEnvironment: session.settings.passEnvironment },
-    });
+    const result = await fireInSession(session, event, payload);
     writeStdout(JSON.stringify(result, null, 2) + '\n');
     return 0;
   } finally {

@@ -1,6 +1,7 @@
 import { writeStdout } from '../output/stdout.ts';
-import { writeFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
+import { importRegistration } from '../../hook-kinds/ahp/ahp-registration.ts';
 import { importGroups, readDialectFiles } from '../../hook-kinds/dialects/import-settings.ts';
 import { DIALECT_NAMES, type DialectName } from '../../hook-kinds/dialects/vocabulary.ts';
 import { readSettingsText, formatSettingsIssues } from '../../hook-kinds/settings/index.ts';
@@ -19,23 +20,30 @@ export const IMPORT_SOURCES: readonly string[] = [...DIALECT_NAMES, 'claude-plug
 
 /** Options of `hookwire hooks import`. */
 export interface HooksImportOptions extends Pick<SettingsCommandOptions, 'cwd' | 'pluginDir'> {
-  /** `--from claude|gemini|codex|kimi|copilot|cursor|windsurf|factory|augment|codebuddy|qwen|claude-plugin`. */
+  /** `--from claude|gemini|codex|kimi|copilot|cursor|windsurf|factory|augment|codebuddy|qwen|claude-plugin`, or `ahp` (with `--file`). */
   readonly from: string;
+  /** `--file REGISTRATION.json`: the AHP registration document to translate (`--from ahp` only). */
+  readonly file?: string;
   /** `--write FILE`: write the settings there (a new file) instead of printing them. */
   readonly write?: string;
 }
 
 /**
- * `hookwire hooks import --from DIALECT [--write FILE]`: converts the hooks of that tool's files
+ * `hookwire hooks import --from DIALECT [--write FILE]` (or `--from ahp --file REGISTRATION.json`): converts the hooks of that tool's files
  * (user, project and local, as the dialect layers read them) to one hookwire settings file
  * (see `importGroups`), checked by hookwire's own strict reader before it is printed or written.
  * What could not be carried, and why, goes to stderr, one line each. Returns 0; 1 (CliError) for
  * an unknown dialect, no file to import, or an existing `--write` file.
  */
 export async function hooksImportCommand(options: HooksImportOptions): Promise<number> {
+  if (options.from === 'ahp') return importAhp(options);
   if (!IMPORT_SOURCES.includes(options.from))
     throw new CliError(
-      `--from ${options.from}: unknown tool; use one of ${IMPORT_SOURCES.join(', ')}.`,
+      `--from ${options.from}: unknown tool; use one of ${IMPORT_SOURCES.join(', ')}, or ahp with --file.`,
+    );
+  if (options.file !== undefined)
+    throw new CliError(
+      `--file is for --from ahp (a registration document); --from ${options.from} reads that tool's own settings files.`,
     );
   if (options.pluginDir !== undefined && options.from !== 'claude-plugin')
     throw new CliError(
@@ -54,15 +62,60 @@ export async function hooksImportCommand(options: HooksImportOptions): Promise<n
         : `--from ${options.from}: no ${options.from} settings file found for ${projectDir} (looked where hookwire reads them; see "Hooks from other tools" in the README).`,
     );
   const imported = importGroups(read.groups);
-  const text = JSON.stringify(imported.settings, null, 2) + '\n';
+  return emit(imported.settings, options, read.files, [...read.warnings, ...imported.notes]);
+}
+
+/**
+ * `--from ahp --file REGISTRATION.json`: an AHP portable registration translated into `ahp`
+ * entries (see `importRegistration`); an unreadable, non-JSON or invalid document is refused
+ * naming the file and, for each problem, its JSON path.
+ */
+async function importAhp(options: HooksImportOptions): Promise<number> {
+  if (options.file === undefined)
+    throw new CliError('--from ahp needs --file REGISTRATION.json (an AHP registration document).');
+  const file = resolve(options.file);
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (error) {
+    throw new CliError(
+      `--file ${options.file}: cannot read ${file} (${(error as NodeJS.ErrnoException).code ?? String(error)}).`,
+    );
+  }
+  let document: unknown;
+  try {
+    document = JSON.parse(text);
+  } catch (error) {
+    throw new CliError(
+      `${file}: not a JSON document (${error instanceof Error ? error.message : String(error)}).`,
+    );
+  }
+  const imported = importRegistration(document);
+  if (!imported.ok)
+    throw new CliError(
+      `${file}: not an AHP registration hookwire can import:\n${imported.issues.map((issue) => `  ${issue.path}: ${issue.message}`).join('\n')}`,
+    );
+  return emit(imported.settings, options, [file], imported.notes);
+}
+
+/**
+ * Checks the imported settings with hookwire's own strict reader, says on stderr what was not
+ * carried, and prints them or writes them to the new `--write` file.
+ */
+async function emit(
+  settings: unknown,
+  options: HooksImportOptions,
+  sources: readonly string[],
+  notes: readonly string[],
+): Promise<number> {
+  const text = JSON.stringify(settings, null, 2) + '\n';
   const target = options.write === undefined ? undefined : resolve(options.write);
   const check = readSettingsText(text, { file: target ?? '<import>', layer: 'project' });
   if (check.issues.length > 0)
     throw new CliError(
       `the imported settings do not validate:\n${formatSettingsIssues(check.issues)}`,
     );
-  for (const line of [...read.warnings, ...imported.notes])
-    process.stderr.write(`hookwire: not imported: ${line}\n`);
+  for (const line of notes) process.stderr.write(`hookwire: not imported: ${line}\n`);
   if (target === undefined) writeStdout(text);
   else {
     try {
@@ -74,7 +127,7 @@ export async function hooksImportCommand(options: HooksImportOptions): Promise<n
         );
       throw error;
     }
-    process.stderr.write(`hookwire: wrote ${target} from ${read.files.join(', ')}\n`);
+    process.stderr.write(`hookwire: wrote ${target} from ${sources.join(', ')}\n`);
   }
   return 0;
 }

@@ -40,6 +40,7 @@ import {
   observeNotification,
   validateInterceptResponse,
   type AhpEffect,
+  type AhpVerdict,
   type AhpVersion,
 } from './ahp-wire.ts';
 import {
@@ -277,15 +278,26 @@ async function exchange(
     return { hook, record: { ...factsOf(hook, request, started), status: 'ok' } };
   }
   const message = interceptRequest(request.registeredAs, payload, options);
+  // A persistent connection validates the answer to keep its stream in step; that verdict is
+  // kept, so the response is parsed once (the other transports validate it here).
+  let checked: { readonly text: string; readonly verdict: AhpVerdict } | undefined;
   const exchanged = await connection.exchange(
     JSON.stringify(message),
     options.eventId,
     deadline,
     request.signal,
-    (text) => validateInterceptResponse(text, options.eventId, hook.protocolVersion).ok,
+    (text) => {
+      checked = {
+        text,
+        verdict: validateInterceptResponse(text, options.eventId, hook.protocolVersion),
+      };
+      return checked.verdict.ok;
+    },
   );
   const verdict = exchanged.ok
-    ? validateInterceptResponse(exchanged.text, options.eventId, hook.protocolVersion)
+    ? checked?.text === exchanged.text
+      ? checked.verdict
+      : validateInterceptResponse(exchanged.text, options.eventId, hook.protocolVersion)
     : exchanged;
   const facts = factsOf(hook, request, started);
   if (!verdict.ok) {

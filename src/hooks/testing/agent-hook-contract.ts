@@ -61,6 +61,12 @@ export interface AgentHookContractOptions {
    * Default: every answer.
    */
   readonly responses?: readonly ScriptedResponse['type'][];
+  /**
+   * The events the implementation can answer, when not all of them (an AHP backend intercepts
+   * PreToolUse only; its observers answer nothing). A case on another event is reported as
+   * skipped, never passed. Default: every event.
+   */
+  readonly events?: readonly ContractEvent[];
 }
 
 /** Registers the contract cases for one implementation under `describe(name)`. */
@@ -91,6 +97,8 @@ export function describeAgentHookContract(
     ): Promise<HookStack> {
       const built: AgentHook[] = [];
       const supported = options.responses;
+      if (options.events !== undefined && !options.events.includes(event))
+        skip(`${name} cannot answer ${event}`);
       for (const [, respond] of hooks)
         if (supported !== undefined && !supported.includes(respond.type))
           skip(`${name} cannot answer ${respond.type}`);
