@@ -326,19 +326,20 @@ export async function openHookSession(options: HookSessionOptions): Promise<Hook
       ? []
       : createHooks(managedGroups(settings, true), commandHookOptions);
   const otherSettings = mods === undefined ? settings : managedGroups(settings, false);
-  // A mod on classic.PreToolUse wraps the other PreToolUse hooks: they run as its core.
-  const wrapped = mods?.wrapsPreToolUse === true && createHooks !== undefined;
-  const wrappedHooks = wrapped
-    ? createHooks(eventGroups(otherSettings, 'PreToolUse', true), commandHookOptions)
-    : [];
+  // A mod on classic.<Event> wraps that event's other settings hooks: they run as its core.
+  const wraps = createHooks === undefined ? [] : (mods?.wraps ?? []);
+  const wrappedHooks = wraps.flatMap((event) => {
+    const hooks = createHooks?.(eventGroups(otherSettings, [event], true), commandHookOptions);
+    if (hooks !== undefined) mods?.wrap(event, new HookStack(hooks, options.stack));
+    return hooks ?? [];
+  });
   const otherHooks =
     createHooks === undefined
       ? []
       : createHooks(
-          wrapped ? eventGroups(otherSettings, 'PreToolUse', false) : otherSettings,
+          wraps.length === 0 ? otherSettings : eventGroups(otherSettings, wraps, false),
           commandHookOptions,
         );
-  if (wrapped) mods.wrapPreToolUse(new HookStack(wrappedHooks, options.stack));
   const commandHooks = [...managedHooks, ...wrappedHooks, ...otherHooks];
   // The kinds' own hooks go last: e.g. hook processes stop after every SessionEnd hook answered.
   const stack = new HookStack(
@@ -401,14 +402,18 @@ function managedGroups(settings: EffectiveSettings, managed: boolean): Effective
   };
 }
 
-/** The settings with only the groups of `event` (`only`), or with every other event's. */
-function eventGroups(settings: EffectiveSettings, event: string, only: boolean): EffectiveSettings {
+/** The settings with only the groups of `events` (`only`), or with every other event's. */
+function eventGroups(
+  settings: EffectiveSettings,
+  events: readonly string[],
+  only: boolean,
+): EffectiveSettings {
   return {
     ...settings,
     events: Object.fromEntries(
       Object.entries(settings.events).map(([name, groups]) => [
         name,
-        (name === event) === only ? groups : [],
+        events.includes(name) === only ? groups : [],
       ]),
     ),
   };

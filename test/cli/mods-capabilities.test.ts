@@ -80,6 +80,124 @@ export const register: Register = (on) => {
     expect(results[1]?.error).toContain('settings says no to touch denied.txt');
   });
 
+  it('classic.UserPromptSubmit, classic.SessionStart and classic.PostToolUse wrap their settings hooks: next(e) resolves to their additionalContext, and what the mod returns is what reaches the model', async () => {
+    const sandbox = await createSandbox();
+    // One settings hook for the three events: it adds a context naming what it was given.
+    const hook = await writeHookScript(
+      sandbox.project,
+      'context.mjs',
+      `let input = ''
+for await (const chunk of process.stdin) input += chunk
+const e = JSON.parse(input)
+const said = { UserPromptSubmit: 'settings saw prompt ' + e.prompt, SessionStart: 'settings session notes', PostToolUse: 'settings checked ' + e.tool_name }
+process.stdout.write(JSON.stringify({ hookSpecificOutput: { hookEventName: e.hook_event_name, additionalContext: said[e.hook_event_name] } }))
+`,
+    );
+    await writeJson(
+      join(sandbox.project, '.hookwire', 'settings.json'),
+      settingsWith({ UserPromptSubmit: [hook], SessionStart: [hook], PostToolUse: [hook] }),
+    );
+    const mod = await writeMod(
+      sandbox,
+      'wrapper',
+      `import type { Register } from 'claude-code'
+export const register: Register = (on) => {
+  on('classic.UserPromptSubmit', async ($, e, next) => {
+    // The settings hook judges the prompt the mod passes on; the mod shouts what it added.
+    const answer = await next({ ...e, prompt: e.prompt + ' (via mod)' })
+    return { additionalContext: [...(answer.additionalContext ?? []).map((c) => c.toUpperCase()), 'mod prompt context'] }
+  })
+  on('classic.SessionStart', async ($, e, next) => {
+    const answer = await next(e)
+    return { ...answer, additionalContext: [...(answer.additionalContext ?? []), 'mod saw ' + (answer.additionalContext ?? []).length + ' session context'] }
+  })
+  on('classic.PostToolUse', async ($, e, next) => {
+    const answer = await next(e)
+    return { additionalContext: ['mod read: ' + (answer.additionalContext ?? []).join(' | ')] }
+  })
+}
+`,
+    );
+    await writeFile(join(sandbox.project, 'notes.txt'), 'notes\n');
+
+    const run = await runScripted(
+      sandbox,
+      [callTool('c1', 'read_file', { path: 'notes.txt' }), say('done')],
+      { extra: pluginArgs(mod), prompt: 'fix it' },
+    );
+    expect(run.stderr).toBe('');
+    expect(run.code).toBe(0);
+    const first = JSON.stringify(run.requests[0]);
+    // UserPromptSubmit: the settings hook ran inside next on the mod's prompt; the mod rewrote
+    // its context (only the upper-cased text reaches the model) and added its own.
+    expect(first).toContain('SETTINGS SAW PROMPT FIX IT (VIA MOD)');
+    expect(first).not.toContain('settings saw prompt');
+    expect(first).toContain('mod prompt context');
+    // SessionStart: the mod read the settings hook's one context and kept it.
+    expect(first).toContain('settings session notes');
+    expect(first).toContain('mod saw 1 session context');
+    // PostToolUse: the mod replaced the settings hook's context with its reading of it.
+    const second = JSON.stringify(run.requests[1]);
+    expect(second).toContain('mod read: settings checked read_file');
+    expect(second).not.toContain('"text":"settings checked');
+  });
+
+  it('classic.Stop wraps the settings Stop hooks: next(e) resolves to their { block }, and the mod keeps, amends or drops it', async () => {
+    const sandbox = await createSandbox();
+    const hook = await writeHookScript(
+      sandbox.project,
+      'not-yet.mjs',
+      `let input = ''
+for await (const chunk of process.stdin) input += chunk
+const e = JSON.parse(input)
+if (!e.stop_hook_active) process.stdout.write(JSON.stringify({ decision: 'block', reason: 'run the tests first' }))
+`,
+    );
+    await writeJson(
+      join(sandbox.project, '.hookwire', 'settings.json'),
+      settingsWith({ Stop: [hook] }),
+    );
+    const mod = await writeMod(
+      sandbox,
+      'stopper',
+      `import type { Register } from 'claude-code'
+export const register: Register = (on) => {
+  on('classic.Stop', async ($, e, next) => {
+    const answer = await next(e)
+    await $.fs.write('stop-' + (e.stop_hook_active ? 'again' : 'first') + '.json', JSON.stringify(answer))
+    // A prompt that asks for quiet: the mod overrides the settings hook, the agent stops.
+    if (String(e.prompt).includes('quiet')) return {}
+    return answer.block ? { block: answer.block + ', then say DONE' } : answer
+  })
+}
+`,
+    );
+
+    const sent = await runScripted(sandbox, [say('first answer'), say('DONE')], {
+      extra: pluginArgs(mod),
+      prompt: 'finish up',
+    });
+    expect(sent.code).toBe(0);
+    // The mod read the settings hook's block, amended it, and the agent went on with it.
+    expect(JSON.parse(await readFile(join(sandbox.project, 'stop-first.json'), 'utf8'))).toEqual({
+      block: 'run the tests first',
+    });
+    expect(sent.requests).toHaveLength(2);
+    expect(JSON.stringify(sent.requests[1])).toContain('run the tests first, then say DONE');
+    // The second stop: the settings hook let it end, and so did the mod.
+    expect(JSON.parse(await readFile(join(sandbox.project, 'stop-again.json'), 'utf8'))).toEqual(
+      {},
+    );
+
+    const quiet = await runScripted(sandbox, [say('first answer'), say('never sent')], {
+      extra: pluginArgs(mod),
+      prompt: 'finish quietly',
+    });
+    expect(quiet.code).toBe(0);
+    // The mod dropped the block: one request, the run ended.
+    expect(quiet.requests).toHaveLength(1);
+  });
+
   it('a failClosed plugin denies when its guard throws, returns a wrong shape or runs over its budget', async () => {
     const sandbox = await createSandbox();
     const mod = await writeMod(

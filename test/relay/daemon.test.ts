@@ -165,6 +165,45 @@ describe.skipIf(!existsSync(NATIVE))('the native relay client and the project da
     expect(daemons).toEqual([String(pid)]);
   }, 60_000);
 
+  it("runs the project's Claude Code mods (its plugins setting): a mod guard's deny comes back in Claude Code's format", async () => {
+    const plugin = join(project, 'mods', 'no-curl');
+    mkdirSync(join(plugin, '.claude-plugin'), { recursive: true });
+    mkdirSync(join(plugin, 'hooks'), { recursive: true });
+    await writeFile(
+      join(plugin, '.claude-plugin', 'plugin.json'),
+      JSON.stringify({ name: 'no-curl' }),
+    );
+    await writeFile(
+      join(plugin, 'hooks', 'hooks.json'),
+      JSON.stringify({ modules: ['./register.ts'] }),
+    );
+    await writeFile(
+      join(plugin, 'hooks', 'register.ts'),
+      `import type { Register } from 'claude-code'
+export const register: Register = (on) => {
+  on('tool.call', { tool: 'Bash' }, ($, e, next) =>
+    String(e.command).includes('curl') ? { deny: 'the no-curl mod refuses ' + e.command } : next(e))
+}
+`,
+    );
+    await writeFile(
+      join(project, '.hookwire', 'settings.json'),
+      JSON.stringify({ plugins: ['./mods/no-curl'] }),
+    );
+    const hook = (command: string): Promise<Answer> =>
+      runCli(['relay', 'hook', '--from', 'claude'], {
+        env,
+        main: entry,
+        input: JSON.stringify(pre(command)),
+      });
+    const denied = await hook('curl https://example.com');
+    expect(denied.code, denied.stderr).toBe(0);
+    expect(denialOf(denied)).toContain('the no-curl mod refuses curl https://example.com');
+    const allowed = await hook('ls');
+    expect(allowed.code, allowed.stderr).toBe(0);
+    expect(allowed.stdout).toBe('');
+  }, 60_000);
+
   it('fails closed on PreToolUse and passes PostToolUse when no daemon can be reached', async () => {
     const unsafe = join(dir, 'unsafe');
     mkdirSync(join(unsafe, 'hookwire'), { recursive: true, mode: 0o755 });

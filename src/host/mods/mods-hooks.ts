@@ -93,6 +93,10 @@ const contextOf = (answer: unknown): string | undefined => {
   return undefined;
 };
 
+/** The contexts given, joined as hookwire joins hook contexts (undefined when none). */
+const joinContexts = (...parts: readonly (string | undefined)[]): string | undefined =>
+  contextOf({ context: parts });
+
 /** What `$.turn.abort` set on a dispatch's scope (read anew: hooks set it while it runs). */
 const abortedOf = (scope: DispatchScope): string | undefined => scope.aborted;
 
@@ -103,12 +107,57 @@ export interface ModsHooks {
   /** Releases the calls still waiting in core (`{ deny }`): the session is closing. */
   release(): void;
   /**
-   * True when a mod hooks `classic.PreToolUse`: the hook session then hands the non-managed
-   * PreToolUse hooks to `wrapPreToolUse` instead of seating them in its stack.
+   * The settings-hook events (`PreToolUse`, `Stop`, …) whose `classic.<Event>` a mod hooks: the
+   * hook session hands each one's non-managed groups to `wrap` instead of seating them in its
+   * stack, and they run as that event's core.
    */
-  readonly wrapsPreToolUse: boolean;
-  /** The settings' PreToolUse hooks `classic.PreToolUse` wraps (its core). */
-  wrapPreToolUse(hooks: AgentHook): void;
+  readonly wraps: readonly WrappableEvent[];
+  /** The settings hooks of `event` its `classic.<Event>` wraps (its core). */
+  wrap(event: WrappableEvent, hooks: AgentHook): void;
+}
+
+/** The settings-hook events a `classic.<Event>` mod hook wraps (the others are raised beside). */
+export const WRAPPABLE_EVENTS = [
+  'PreToolUse',
+  'PostToolUse',
+  'UserPromptSubmit',
+  'Stop',
+  'SessionStart',
+] as const;
+export type WrappableEvent = (typeof WRAPPABLE_EVENTS)[number];
+
+/** A hook's additional context as Claude Code's result carries it: a list of strings. */
+const additionalContextOf = (answer: Readonly<Record<string, unknown>>): string | undefined =>
+  contextOf({ context: answer.additionalContext });
+
+/**
+ * What the wrapped settings hooks decided (one hookwire action, their stack's combined answer)
+ * as a `classic.<Event>` result in Claude Code's names: `{ deny }`, `{ ask }`, `{ block }` (a Stop
+ * hook sends the agent back), `{ additionalContext: [..] }`, `{ updatedMCPToolOutput }` (a
+ * PostToolUse rewrite). A `stop` marks the dispatch's scope, as `$.turn.abort` does.
+ */
+function classicResult(action: unknown, scope: DispatchScope): Record<string, unknown> {
+  if (!isRecord(action)) return {};
+  const reason = typeof action.reason === 'string' ? action.reason : '';
+  const context =
+    typeof action.additionalContext === 'string'
+      ? { additionalContext: [action.additionalContext] }
+      : {};
+  switch (action.kind) {
+    case 'stop':
+      scope.aborted = reason;
+      return {};
+    case 'deny':
+      return { deny: reason };
+    case 'block':
+      return { block: reason };
+    case 'rewrite':
+      return 'presentation' in action
+        ? { ...context, updatedMCPToolOutput: action.presentation }
+        : context;
+    default:
+      return context;
+  }
 }
 
 export interface ModsHooksOptions {
@@ -196,11 +245,38 @@ export function createModsHooks(chain: ModsChain, options: ModsHooksOptions): Mo
   };
 
   /**
-   * The settings' PreToolUse hooks a `classic.PreToolUse` hook wraps (every group but the managed
-   * policy's, which run before the mods): the hook session hands them over, and they run as that
-   * event's core instead of in the stack.
+   * The settings hooks each `classic.<Event>` hook wraps (every group of that event but the
+   * managed policy's, which run before the mods): the hook session hands them over, and they run
+   * as that event's core instead of in the stack.
    */
-  let wrappedPreToolUse: AgentHook | undefined;
+  const wrapped = new Map<WrappableEvent, AgentHook>();
+
+  /**
+   * Raises `classic.<event>` with `e` (the settings hooks' stdin JSON). Core runs the wrapped
+   * settings hooks through `run` on what the hook passed to `next` and answers their decision
+   * as Claude Code's result (`classicResult`); without wrapped hooks it answers `{}`.
+   */
+  const classic = async (
+    event: WrappableEvent,
+    e: Readonly<Record<string, unknown>>,
+    context: HookContext,
+    scope: DispatchScope,
+    run: (hooks: AgentHook, given: Readonly<Record<string, unknown>>) => Promise<unknown>,
+  ): Promise<Readonly<Record<string, unknown>>> => {
+    if (!chain.observes(`classic.${event}`)) return {};
+    const answer = await raise(
+      `classic.${event}`,
+      e,
+      context,
+      async (given) => {
+        const hooks = wrapped.get(event);
+        if (hooks === undefined) return {};
+        return classicResult(await run(hooks, isRecord(given) ? given : e), scope);
+      },
+      scope,
+    );
+    return isRecord(answer) ? answer : {};
+  };
 
   /**
    * `classic.PreToolUse` inside `tool.call`'s core: `e` is the settings hooks' stdin JSON, core
@@ -229,7 +305,7 @@ export function createModsHooks(chain: ModsChain, options: ModsHooksOptions): Mo
         const passed = isRecord(given) && isRecord(given.tool_input) ? given.tool_input : toolInput;
         const changed = JSON.stringify(passed) !== JSON.stringify(toolInput);
         const unchanged = changed ? { updatedInput: passed } : {};
-        const hooks = wrappedPreToolUse;
+        const hooks = wrapped.get('PreToolUse');
         if (hooks?.onToolCall === undefined) return unchanged;
         const args = hookwireArgs(event.toolName, passed, context);
         const action = await hooks.onToolCall(context, {
@@ -402,21 +478,23 @@ export function createModsHooks(chain: ModsChain, options: ModsHooksOptions): Mo
         async (input) => {
           const text =
             isRecord(input) && typeof input.text === 'string' ? input.text : event.prompt;
-          if (chain.observes('classic.UserPromptSubmit')) {
-            const classic = await raise(
-              'classic.UserPromptSubmit',
-              { hook_event_name: 'UserPromptSubmit', prompt: text },
-              context,
-              () => ({}),
-            );
-            if (isRecord(classic) && typeof classic.deny === 'string')
-              return { drop: classic.deny };
-          }
-          return {
-            text,
-            ...(isRecord(input) && Array.isArray(input.context) ? { context: input.context } : {}),
-            origin: e.origin,
-          };
+          const submitted = await classic(
+            'UserPromptSubmit',
+            { hook_event_name: 'UserPromptSubmit', prompt: text },
+            context,
+            scope,
+            async (hooks, given) =>
+              hooks.onPromptSubmit?.(context, {
+                prompt: typeof given.prompt === 'string' ? given.prompt : text,
+              }),
+          );
+          const refused = submitted.deny ?? submitted.block;
+          if (typeof refused === 'string') return { drop: refused };
+          const given: readonly unknown[] =
+            isRecord(input) && Array.isArray(input.context) ? input.context : [];
+          const added = additionalContextOf(submitted);
+          const joined = added === undefined ? given : [...given, added];
+          return { text, ...(joined.length === 0 ? {} : { context: joined }), origin: e.origin };
         },
         scope,
       );
@@ -431,17 +509,27 @@ export function createModsHooks(chain: ModsChain, options: ModsHooksOptions): Mo
     },
 
     async onSessionStart(context, event) {
-      await raise('session.start', { source: event.source }, context, async () => {
-        if (chain.observes('classic.SessionStart'))
-          await raise(
-            'classic.SessionStart',
+      const scope: DispatchScope = { context };
+      let added: string | undefined;
+      await raise(
+        'session.start',
+        { source: event.source },
+        context,
+        async () => {
+          const started = await classic(
+            'SessionStart',
             { hook_event_name: 'SessionStart', source: event.source },
             context,
-            () => ({}),
+            scope,
+            async (hooks) => hooks.onSessionStart?.(context, event),
           );
-        return {};
-      });
-      return ContextAction.continue();
+          added = additionalContextOf(started);
+          return {};
+        },
+        scope,
+      );
+      if (scope.aborted !== undefined) return ContextAction.stop(scope.aborted);
+      return ContextAction.continue(added);
     },
 
     async onSessionEnd(context, event) {
@@ -464,30 +552,36 @@ export function createModsHooks(chain: ModsChain, options: ModsHooksOptions): Mo
     },
 
     async onStop(context, event) {
+      const scope: DispatchScope = { context };
+      let block: string | undefined;
       const answer = await raise(
         'turn.complete',
         { isAborted: false, answer: event.promptResponse, prompt: event.prompt },
         context,
         async () => {
-          if (chain.observes('classic.Stop'))
-            await raise(
-              'classic.Stop',
-              {
-                hook_event_name: 'Stop',
-                stop_hook_active: event.stopHookActive,
-                prompt: event.prompt,
-                prompt_response: event.promptResponse,
-              },
-              context,
-              () => ({}),
-            );
+          const stopped = await classic(
+            'Stop',
+            {
+              hook_event_name: 'Stop',
+              stop_hook_active: event.stopHookActive,
+              prompt: event.prompt,
+              prompt_response: event.promptResponse,
+            },
+            context,
+            scope,
+            async (hooks) => hooks.onStop?.(context, event),
+          );
+          if (typeof stopped.block === 'string' && stopped.block !== '') block = stopped.block;
           return {};
         },
+        scope,
       );
       // `{ text }`: a line under the answer, which in a headless run is a report line.
       if (isRecord(answer) && typeof answer.text === 'string' && answer.text !== '')
         context.report({ level: 'message', text: answer.text, event: 'stop' });
-      return StopAction.continue();
+      if (scope.aborted !== undefined) return StopAction.stop(scope.aborted);
+      // `{ block }`: the agent goes on, with the reason as its next instruction.
+      return block === undefined ? StopAction.continue() : StopAction.block(block);
     },
 
     async onPermissionRequest(context, event) {
@@ -538,42 +632,64 @@ export function createModsHooks(chain: ModsChain, options: ModsHooksOptions): Mo
     observes: (kind) => innerKinds.has(kind),
 
     async onToolResult(context, event) {
-      if (chain.observes('classic.PostToolUse'))
-        await raise(
-          'classic.PostToolUse',
-          {
-            hook_event_name: 'PostToolUse',
-            tool_name: foreignToolName('claude', event.toolName),
-            tool_input: foreignToolInput('claude', event.toolName, event.args),
-            tool_use_id: event.toolCallId,
-            tool_response: event.presentation,
-          },
-          context,
-          () => ({}),
-        );
+      const postScope: DispatchScope = { context };
+      const post = await classic(
+        'PostToolUse',
+        {
+          hook_event_name: 'PostToolUse',
+          tool_name: foreignToolName('claude', event.toolName),
+          tool_input: foreignToolInput('claude', event.toolName, event.args),
+          tool_use_id: event.toolCallId,
+          tool_response: event.presentation,
+        },
+        context,
+        postScope,
+        async (hooks) => hooks.onToolResult?.(context, event),
+      );
+      if (postScope.aborted !== undefined) {
+        // The call's tool.call hooks still waiting in core see it end refused.
+        pending.get(event.toolCallId)?.resolveOutcome({ deny: postScope.aborted });
+        pending.delete(event.toolCallId);
+        return ToolResultAction.stop(postScope.aborted);
+      }
+      // What classic.PostToolUse answered: context (a `block` reason is one, as in Claude Code)
+      // and a rewrite of what the model sees, which tool.call's hooks then see as core's result.
+      const postContext = joinContexts(
+        additionalContextOf(post),
+        typeof post.block === 'string' ? post.block : undefined,
+      );
+      const presentation =
+        'updatedMCPToolOutput' in post && !event.skipped
+          ? post.updatedMCPToolOutput
+          : event.presentation;
+      const keep = (added: string | undefined): ToolResultAction =>
+        presentation === event.presentation
+          ? ToolResultAction.keep(joinContexts(postContext, added))
+          : ToolResultAction.rewrite(presentation, joinContexts(postContext, added));
       const core = event.skipped
-        ? { deny: event.raw.error ?? textOf(event.presentation) }
-        : { ref: event.toolCallId, result: event.presentation, text: textOf(event.presentation) };
+        ? { deny: event.raw.error ?? textOf(presentation) }
+        : { ref: event.toolCallId, result: presentation, text: textOf(presentation) };
       const settled = await settle(context, event.toolCallId, core);
       if (settled === undefined) {
         // A result a mod supplied: its `context` goes with it.
         const supplied = suppliedContext.get(event.toolCallId);
         suppliedContext.delete(event.toolCallId);
-        return ToolResultAction.keep(supplied);
+        return keep(supplied);
       }
       const { answer, call } = settled;
       if (call.scope.aborted !== undefined) return ToolResultAction.stop(call.scope.aborted);
       const added = contextOf(answer);
-      if (!isRecord(answer)) return ToolResultAction.keep(added);
+      if (!isRecord(answer)) return keep(added);
+      const withPost = joinContexts(postContext, added);
       // `{ deny }` after the tool ran: the model sees the refusal instead of the output.
       if (typeof answer.deny === 'string' && !event.skipped)
-        return ToolResultAction.rewrite(answer.deny, added);
-      if (event.skipped) return ToolResultAction.keep(added);
+        return ToolResultAction.rewrite(answer.deny, withPost);
+      if (event.skipped) return keep(added);
       if (typeof answer.text === 'string' && answer.text !== core.text)
-        return ToolResultAction.rewrite(answer.text, added);
+        return ToolResultAction.rewrite(answer.text, withPost);
       if ('result' in answer && JSON.stringify(answer.result) !== JSON.stringify(core.result))
-        return ToolResultAction.rewrite(answer.result, added);
-      return ToolResultAction.keep(added);
+        return ToolResultAction.rewrite(answer.result, withPost);
+      return keep(added);
     },
 
     async onToolFailure(context, event) {
@@ -608,9 +724,9 @@ export function createModsHooks(chain: ModsChain, options: ModsHooksOptions): Mo
     outer,
     inner,
     release,
-    wrapsPreToolUse: classicTool,
-    wrapPreToolUse(hooks) {
-      wrappedPreToolUse = hooks;
+    wraps: WRAPPABLE_EVENTS.filter((event) => chain.observes(`classic.${event}`)),
+    wrap(event, hooks) {
+      wrapped.set(event, hooks);
     },
   };
 }
