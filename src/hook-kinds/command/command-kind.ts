@@ -13,8 +13,7 @@ import type { HookRunRequest } from '../hook-kind.ts';
 import { interpretRun } from './command-answer.ts';
 import { confineCommand, credentialVariables } from '../../supervision/process-confinement.ts';
 import { interpretExecution } from '../hook-run.ts';
-import { failureAnswer } from '../hook-kind.ts';
-import { changedScriptFailure, namedFilesChangedSince } from '../settings/named-files.ts';
+import { changedScriptExecution } from '../settings/named-files.ts';
 
 /** The command the runner starts for `hook`: confined as its `environment` and `sandbox` ask. */
 function confineHookCommand(hook: CommandHookConfig, request: HookRunRequest): string {
@@ -112,14 +111,8 @@ export const commandKind: HookKind<CommandHookConfig> = {
   },
   target: (hook) => hook.command,
   async run(hook, request) {
-    if (hook.namedFiles !== undefined) {
-      const changed = await namedFilesChangedSince(hook.namedFiles, request.projectDir);
-      if (changed.length > 0)
-        return interpretExecution(request, hook, hook.command, {
-          answer: failureAnswer('error', changedScriptFailure(changed)),
-          durationMs: 0,
-        });
-    }
+    const refused = await changedScriptExecution(hook.namedFiles, request.projectDir);
+    if (refused !== undefined) return interpretExecution(request, hook, hook.command, refused);
     // `exec` + `args` (Copilot CLI) start the program with no shell; a hook that asks to be
     // confined runs its quoted command line through the confinement instead.
     const program =

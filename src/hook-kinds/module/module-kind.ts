@@ -21,8 +21,8 @@ import { lazy } from '../../wire/lazy.ts';
 import type { HookConfigBase, HookKind } from '../hook-kind.ts';
 import { commonHookFields } from '../common-hook-fields.ts';
 import { interpretExecution } from '../hook-run.ts';
-import { commonConfigFields, failureAnswer } from '../hook-kind.ts';
-import { changedScriptFailure, namedFilesChangedSince } from '../settings/named-files.ts';
+import { commonConfigFields } from '../hook-kind.ts';
+import { changedScriptExecution } from '../settings/named-files.ts';
 import { runModuleHook } from './run-module-hook.ts';
 
 /** One `type: "module"` hook: a file whose default export is an `AgentHook`. */
@@ -69,14 +69,9 @@ export const moduleKind: HookKind<ModuleHookConfig> = {
   },
   target: (hook) => hook.modulePath,
   async run(hook, request) {
-    const changed =
-      hook.namedFiles === undefined
-        ? []
-        : await namedFilesChangedSince(hook.namedFiles, request.projectDir);
     const execution =
-      changed.length > 0
-        ? { answer: failureAnswer('error', changedScriptFailure(changed)), durationMs: 0 }
-        : await runModuleHook(hook, request);
+      (await changedScriptExecution(hook.namedFiles, request.projectDir)) ??
+      (await runModuleHook(hook, request));
     return interpretExecution(request, hook, hook.modulePath, execution);
   },
 };

@@ -13,7 +13,7 @@ import { commonConfigFields, failureAnswer } from '../hook-kind.ts';
 import { interpretExecution } from '../hook-run.ts';
 import { commonHookFields } from '../common-hook-fields.ts';
 import { defaultHookName } from '../default-hook-name.ts';
-import { changedScriptFailure, namedFilesChangedSince } from '../settings/named-files.ts';
+import { changedScriptExecution } from '../settings/named-files.ts';
 import type { ProcessHookRunner } from './process-hook-runner.ts';
 
 /**
@@ -82,22 +82,17 @@ export const processKind: HookKind<ProcessHookConfig, ProcessHookRunner> = {
   },
   async run(hook, request) {
     const processes = request.kinds?.get(processKind);
-    const changed =
-      hook.namedFiles === undefined
-        ? []
-        : await namedFilesChangedSince(hook.namedFiles, request.projectDir);
     const execution =
-      changed.length > 0
-        ? { answer: failureAnswer('error', changedScriptFailure(changed)), durationMs: 0 }
-        : processes === undefined
-          ? {
-              answer: failureAnswer(
-                'error',
-                'could not run: no hook session keeps process hooks here (open the hooks with openHookSession)',
-              ),
-              durationMs: 0,
-            }
-          : await processes.run(hook, request);
+      (await changedScriptExecution(hook.namedFiles, request.projectDir)) ??
+      (processes === undefined
+        ? {
+            answer: failureAnswer(
+              'error',
+              'could not run: no hook session keeps process hooks here (open the hooks with openHookSession)',
+            ),
+            durationMs: 0,
+          }
+        : await processes.run(hook, request));
     return interpretExecution(request, hook, hook.command, execution);
   },
 };

@@ -21,6 +21,7 @@
 import { createHash } from 'node:crypto';
 import { statSync, type BigIntStats } from 'node:fs';
 import { PROJECT_DIR_VARIABLES } from '../dialects/dialect-names.ts';
+import { failureAnswer, type HookExecution } from '../hook-kind.ts';
 import { readFile, stat } from 'node:fs/promises';
 import { basename, isAbsolute, relative, resolve, sep } from 'node:path';
 
@@ -429,6 +430,22 @@ const verifiedStates = new VerifiedStates();
 /** The failure a hook whose script changed since it was loaded answers instead of running it. */
 export function changedScriptFailure(changed: readonly string[]): string {
   return `did not run: script changed since trusted: ${changed.join(', ')} (review it, then run "hookwire hooks trust")`;
+}
+
+/**
+ * The check each kind that runs a named file makes before every run: `undefined` when the hook
+ * names no file or none changed since it was trusted (run it), else the execution that refuses
+ * to run it (`changedScriptFailure`).
+ */
+export async function changedScriptExecution(
+  namedFiles: Readonly<Record<string, NamedFileState>> | undefined,
+  projectDir: string,
+): Promise<HookExecution | undefined> {
+  if (namedFiles === undefined) return undefined;
+  const changed = await namedFilesChangedSince(namedFiles, projectDir);
+  return changed.length === 0
+    ? undefined
+    : { answer: failureAnswer('error', changedScriptFailure(changed)), durationMs: 0 };
 }
 
 /**
