@@ -13,6 +13,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { startLoopbackServer, type LoopbackServer } from '../support/loopback-server.ts';
 import { completion } from '../fixtures/openai/chat-scenarios.ts';
 import {
+  runShellCommands,
   callTool,
   createSandbox,
   jsonLines,
@@ -21,7 +22,6 @@ import {
   writeJson,
   writeScript,
   type Sandbox,
-  type ToolResult,
 } from './support.ts';
 
 const GUARD = fileURLToPath(new URL('../fixtures/process-hooks/shell-guard.mjs', import.meta.url));
@@ -64,31 +64,9 @@ async function runShellCalls(
   settings: unknown,
   commands: readonly string[],
   env: NodeJS.ProcessEnv = sandbox.env,
-): Promise<{ results: ToolResult[]; code: number | null; stdout: string; stderr: string }> {
+): ReturnType<typeof runShellCommands> {
   const file = await writeJson(join(sandbox.root, 'settings.json'), settings);
-  const script = await writeScript(join(sandbox.root, 'model.jsonl'), [
-    ...commands.map((command, index) => callTool(`c${index}`, 'shell', { command })),
-    say('done'),
-  ]);
-  const outcome = await runCli(
-    [
-      'run',
-      'go',
-      '--model',
-      `scripted:${script}`,
-      '--cwd',
-      sandbox.project,
-      '--settings',
-      file,
-      '--output-format',
-      'stream-json',
-    ],
-    { env },
-  );
-  const results = jsonLines(outcome.stdout)
-    .filter((line) => line['type'] === 'tool-result')
-    .map((line) => line as unknown as ToolResult);
-  return { results, code: outcome.code, stdout: outcome.stdout, stderr: outcome.stderr };
+  return runShellCommands(sandbox, commands, ['--settings', file], env);
 }
 
 /** Settings with the shell guard as a process hook on PreToolUse (and SessionEnd). */

@@ -7,17 +7,7 @@ import { existsSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import {
-  callTool,
-  createSandbox,
-  jsonLines,
-  runCli,
-  say,
-  writeJson,
-  writeScript,
-  type Sandbox,
-  type ToolResult,
-} from './support.ts';
+import { createSandbox, runShellCommands, writeJson, type Sandbox } from './support.ts';
 
 /** A TypeScript guard (type annotations stripped by Node): denies `rm`, logs each call. */
 const GUARD = `
@@ -40,29 +30,12 @@ async function runShellCalls(
   settings: unknown,
   commands: readonly string[],
   env: NodeJS.ProcessEnv = sandbox.env,
-): Promise<{ results: ToolResult[]; code: number | null; stderr: string; stdout: string }> {
+): ReturnType<typeof runShellCommands> {
   await writeJson(join(sandbox.project, '.hookwire', 'settings.json'), settings);
-  const script = await writeScript(join(sandbox.root, 'model.jsonl'), [
-    ...commands.map((command, index) => callTool(`c${index}`, 'shell', { command })),
-    say('done'),
-  ]);
-  const outcome = await runCli(
-    [
-      'run',
-      'go',
-      '--model',
-      `scripted:${script}`,
-      '--cwd',
-      sandbox.project,
-      '--output-format',
-      'stream-json',
-    ],
-    { env: { ...env, GUARD_LOG: join(sandbox.root, 'guard.log') } },
-  );
-  const results = jsonLines(outcome.stdout)
-    .filter((line) => line['type'] === 'tool-result')
-    .map((line) => line as unknown as ToolResult);
-  return { ...outcome, results };
+  return runShellCommands(sandbox, commands, [], {
+    ...env,
+    GUARD_LOG: join(sandbox.root, 'guard.log'),
+  });
 }
 
 const run = (sandbox: Sandbox, settings: unknown, commands: readonly string[]) =>

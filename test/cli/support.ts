@@ -268,7 +268,7 @@ export async function runToolCalls(
   calls: readonly [string, unknown][],
   extra: readonly string[] = [],
   env: NodeJS.ProcessEnv = sandbox.env,
-): Promise<{ results: ToolResult[]; code: number | null; stderr: string }> {
+): Promise<{ results: ToolResult[]; code: number | null; stdout: string; stderr: string }> {
   const script = await writeScript(join(sandbox.root, 'model.jsonl'), [
     ...calls.map(([name, args], index) => callTool(`c${index}`, name, args)),
     say('done'),
@@ -280,5 +280,20 @@ export async function runToolCalls(
   const results = jsonLines(outcome.stdout)
     .filter((line) => line['type'] === 'tool-result')
     .map((line) => line as unknown as ToolResult);
-  return { results, code: outcome.code, stderr: outcome.stderr };
+  return { results, code: outcome.code, stdout: outcome.stdout, stderr: outcome.stderr };
+}
+
+/** `runToolCalls` with one `shell` call per command. */
+export function runShellCommands(
+  sandbox: Sandbox,
+  commands: readonly string[],
+  extra: readonly string[] = [],
+  env: NodeJS.ProcessEnv = sandbox.env,
+): ReturnType<typeof runToolCalls> {
+  return runToolCalls(
+    sandbox,
+    commands.map((command) => ['shell', { command }]),
+    extra,
+    env,
+  );
 }
