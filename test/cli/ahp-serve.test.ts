@@ -16,6 +16,7 @@ import { join } from 'node:path';
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import { beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import {
+  BIN,
   REPOSITORY,
   callTool,
   createSandbox,
@@ -27,10 +28,6 @@ import {
   type Sandbox,
 } from './support.ts';
 
-const manifest = JSON.parse(await readFile(join(REPOSITORY, 'package.json'), 'utf8')) as {
-  bin: { hookwire: string };
-};
-const BIN = join(REPOSITORY, manifest.bin.hookwire);
 const built = existsSync(BIN);
 if (!built) console.warn(`ahp-serve.test.ts skipped: ${BIN} is not built (run npm run build)`);
 

@@ -5,14 +5,13 @@
  * continuations bounded by `--max-stop-continuations N` or the `maxStopContinuations` setting.
  */
 import { existsSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
+  BIN,
   callTool,
   createSandbox,
   readLog,
-  REPOSITORY,
   runCli,
   say,
   writeJson,
@@ -20,10 +19,6 @@ import {
   type Sandbox,
 } from './support.ts';
 
-const manifest = JSON.parse(await readFile(join(REPOSITORY, 'package.json'), 'utf8')) as {
-  bin: { hookwire: string };
-};
-const BIN = join(REPOSITORY, manifest.bin.hookwire);
 const built = existsSync(BIN);
 if (!built) console.warn(`decisions.test.ts skipped: ${BIN} is not built (run npm run build)`);
 

@@ -4,6 +4,7 @@
  * settings discovery with `HOOKWIRE_HOME` and `HOOKWIRE_MANAGED_SETTINGS`.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -12,6 +13,15 @@ import { onTestFinished } from 'vitest';
 
 export const REPOSITORY = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 export const MAIN = join(REPOSITORY, 'src', 'cli', 'main.ts');
+/** The command users run: package.json's `bin`, the bundle `npm run build` writes. */
+export const BIN = join(
+  REPOSITORY,
+  (
+    JSON.parse(readFileSync(join(REPOSITORY, 'package.json'), 'utf8')) as {
+      bin: { hookwire: string };
+    }
+  ).bin.hookwire,
+);
 
 /** A scratch area: a home, a managed policy path and a project directory, all empty. */
 export interface Sandbox {
