@@ -152,18 +152,26 @@ async function settleCalls(
     plans.map(async (plan) => {
       const outcome = await executeCall(run, plan);
       if (--unsettled === 0) return outcome;
-      run.record({
-        type: 'tool-result',
-        turn: run.currentTurn,
-        response: outcome.block,
-        reviewed: true,
-        additionalContext: outcome.additionalContext,
-        time: isoTime(),
-      });
-      run.session.transcript.commit();
+      recordSettledResult(run, outcome);
       return outcome;
     }),
   );
+}
+
+/**
+ * A call's result written as soon as it is known while other calls of the step are still to
+ * settle (the last one rides the step's own write): on disk before the next hook or tool runs.
+ */
+function recordSettledResult(run: RunState, outcome: CallOutcome): void {
+  run.record({
+    type: 'tool-result',
+    turn: run.currentTurn,
+    response: outcome.block,
+    reviewed: true,
+    additionalContext: outcome.additionalContext,
+    time: isoTime(),
+  });
+  run.session.transcript.commit();
 }
 
 /** The calls one after another, in call order (with a step runner); a failure ends the rest. */
@@ -182,15 +190,7 @@ async function settleInOrder(
       const outcome = await executeCall(run, plan);
       settled.push({ status: 'fulfilled', value: outcome });
       if (settled.length === plans.length) break;
-      run.record({
-        type: 'tool-result',
-        turn: run.currentTurn,
-        response: outcome.block,
-        reviewed: true,
-        additionalContext: outcome.additionalContext,
-        time: isoTime(),
-      });
-      run.session.transcript.commit();
+      recordSettledResult(run, outcome);
     } catch (reason) {
       failed = reason ?? new Error('the call failed');
       settled.push({ status: 'rejected', reason: failed });
