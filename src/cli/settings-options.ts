@@ -10,6 +10,7 @@ import {
 } from '../host/hook-session.ts';
 import type { EffectiveSettings, HookTrust } from '../hook-kinds/settings/index.ts';
 import { CliError } from './cli-error.ts';
+import { shellQuote } from '../supervision/process-confinement.ts';
 
 /** The options every settings-reading command shares. */
 export interface SettingsCommandOptions {
@@ -118,8 +119,9 @@ export function printSettingsWarnings(settings: EffectiveSettings): void {
   for (const warning of settings.warnings) process.stderr.write(`hookwire: warning: ${warning}\n`);
 }
 
-function shellQuote(text: string): string {
-  return /^[\w@%+=:,./-]+$/.test(text) ? text : `'${text.replace(/'/g, `'\\''`)}'`;
+/** `text` as a shell word for a line a user copies: bare when it needs no quoting. */
+function shellWord(text: string): string {
+  return /^[\w@%+=:,./-]+$/.test(text) ? text : shellQuote(text);
 }
 
 /**
@@ -173,7 +175,7 @@ export function untrustedNotice(
     parts.push(
       `${servers} project MCP server${servers === 1 ? '' : 's'} (${settings.ignoredMcpServers.map((server) => server.name).join(', ')})`,
     );
-  const cwd = options.cwd === undefined ? '' : ` --cwd ${shellQuote(projectDirOf(options))}`;
+  const cwd = options.cwd === undefined ? '' : ` --cwd ${shellWord(projectDirOf(options))}`;
   // Why a hook the user trusted stopped running: its script changed (one line each).
   const changed = settings.ignored.flatMap((ignored) =>
     ignored.kind === 'untrusted' && !ignored.reason.startsWith('defined inside the project')

@@ -1,5 +1,6 @@
 import { accessSync, constants } from 'node:fs';
 import { delimiter, join } from 'node:path';
+import { shellQuote } from '../../supervision/process-confinement.ts';
 import { DIALECTS } from './dialect.ts';
 import type { DialectName } from './vocabulary.ts';
 
@@ -21,10 +22,6 @@ function findBash(): string | null {
     }
   }
   return bashPath;
-}
-
-function shellQuote(text: string): string {
-  return `'${text.replace(/'/g, `'\\''`)}'`;
 }
 
 /**
