@@ -40,7 +40,7 @@ export interface JsonRpcProcessOptions {
 
 interface Pending {
   readonly resolve: (reply: RpcReply) => void;
-  readonly timer: NodeJS.Timeout;
+  /** Clears the deadline timer and removes the abort listener. */
   readonly cleanup: () => void;
 }
 
@@ -127,8 +127,12 @@ export class JsonRpcProcess {
         what: 'was cancelled before it answered',
       });
     const id = this.#nextId++;
+    // Written first: the process works on the request while its deadline and cancellation are
+    // set up here (its answer is read by a later turn of the event loop, never before that).
+    this.#write(`{"jsonrpc":"2.0","id":${id},"method":"hook","params":${paramsJson}}\n`);
     return new Promise<RpcReply>((resolve) => {
       const onAbort = (): void => {
+        if (!this.#pending.has(id)) return;
         this.#settle(id, {
           kind: 'failure',
           status: 'error',
@@ -138,6 +142,8 @@ export class JsonRpcProcess {
         this.#write(`{"jsonrpc":"2.0","method":"$/cancelRequest","params":{"id":${id}}}\n`);
       };
       const timer = setTimeout(() => {
+        // Answered already (its timer is released after the answer's continuation ran).
+        if (!this.#pending.has(id)) return;
         this.#settle(id, {
           kind: 'failure',
           status: 'timeout',
@@ -151,10 +157,11 @@ export class JsonRpcProcess {
       signal?.addEventListener('abort', onAbort, { once: true });
       this.#pending.set(id, {
         resolve,
-        timer,
-        cleanup: () => signal?.removeEventListener('abort', onAbort),
+        cleanup: () => {
+          clearTimeout(timer);
+          signal?.removeEventListener('abort', onAbort);
+        },
       });
-      this.#write(`{"jsonrpc":"2.0","id":${id},"method":"hook","params":${paramsJson}}\n`);
     });
   }
 
@@ -176,10 +183,20 @@ export class JsonRpcProcess {
     const pending = this.#pending.get(id);
     if (pending === undefined) return;
     this.#pending.delete(id);
-    clearTimeout(pending.timer);
-    pending.cleanup();
     pending.resolve(reply);
+    // The deadline timer and the abort listener are released after the answer's continuation
+    // (the hook's verdict, the tool) has run: both check that the request is still pending.
+    this.#released.push(pending.cleanup);
+    if (this.#released.length === 1) setImmediate(this.#release);
   }
+
+  /** Cleanups of answered requests, run together after the answers' continuations. */
+  #released: (() => void)[] = [];
+  readonly #release = (): void => {
+    const released = this.#released;
+    this.#released = [];
+    for (const cleanup of released) cleanup();
+  };
 
   #failAll(reason: BreakReason): void {
     for (const id of [...this.#pending.keys()])
