@@ -90,6 +90,7 @@ async function runOne(
         event: group.event,
         registeredAs: group.registeredAs,
         input: encoded.text,
+        payload,
         // Encoded once for every hook of the group, and only when a kind reads the bytes.
         get inputBytes() {
           return encoded.bytes;
