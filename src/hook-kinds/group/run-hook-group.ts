@@ -188,13 +188,44 @@ function rewrittenPayload(
   return external.chainPayload?.(payload, specific) ?? payload;
 }
 
+/** The hook environment last built: a run's hooks all get the same one (its session, its project). */
+let lastEnvironment:
+  | {
+      readonly projectDir: string;
+      readonly sessionId: string;
+      readonly env: Record<string, string>;
+    }
+  | undefined;
+
+/** `hookEnvironment`, built once per session and project rather than for every event. */
+function environmentOf(projectDir: string, sessionId: string): Record<string, string> {
+  const last = lastEnvironment;
+  if (last?.projectDir === projectDir && last.sessionId === sessionId) return last.env;
+  const env = hookEnvironment(projectDir, sessionId);
+  lastEnvironment = { projectDir, sessionId, env };
+  return env;
+}
+
+/** Whether a group composes serially (a kind with `HookKind.serial`), found once per group. */
+const serialGroups = new WeakMap<HookGroupConfig, boolean>();
+
+function isSerial(group: HookGroupConfig): boolean {
+  let serial = serialGroups.get(group);
+  if (serial === undefined) {
+    serial = group.hooks.some((hook) => kindOf(hook).serial === true);
+    serialGroups.set(group, serial);
+  }
+  return serial;
+}
+
 /** Runs the group's hooks for `payload` (the complete stdin object) and combines the outcomes. */
 export async function runHookGroup(
   group: HookGroupConfig,
   payload: Payload,
   options: HookGroupRunOptions,
 ): Promise<HookGroupRun> {
-  const base = hookEnvironment(options.projectDir, options.sessionId);
+  // Shared by every hook of the run (read-only for the kinds: `HookRunRequest.env`).
+  const base = environmentOf(options.projectDir, options.sessionId);
   const envFile = dialectEnvFile(group.dialect);
   const env =
     options.claudeEnvFile !== undefined && envFile?.event === group.event
@@ -204,7 +235,7 @@ export async function runHookGroup(
   const args = payload['tool_input'];
   let outcomes: HookRunOutcome[];
   // A kind that composes serially (`HookKind.serial`) runs the group in order, a denial ending it.
-  const serial = group.hooks.some((hook) => kindOf(hook).serial === true);
+  const serial = isSerial(group);
   if ((!group.sequential && !serial) || group.hooks.length === 1) {
     // Serialised once for every hook of the group: they all see the same input.
     const input = encodeHookPayload(payload);
