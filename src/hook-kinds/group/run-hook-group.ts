@@ -239,9 +239,13 @@ export async function runHookGroup(
   if ((!group.sequential && !serial) || group.hooks.length === 1) {
     // Serialised once for every hook of the group: they all see the same input.
     const input = encodeHookPayload(payload);
-    outcomes = await Promise.all(
-      group.hooks.map((_, index) => runOne(group, index, payload, input, options, env)),
-    );
+    // One hook (the common group) is awaited as it is: no `Promise.all` around it.
+    outcomes =
+      group.hooks.length === 1
+        ? [await runOne(group, 0, payload, input, options, env)]
+        : await Promise.all(
+            group.hooks.map((_, index) => runOne(group, index, payload, input, options, env)),
+          );
   } else {
     outcomes = [];
     let current = payload;
