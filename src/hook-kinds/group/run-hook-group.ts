@@ -4,7 +4,11 @@
  * before it. Either way the outcomes are combined in configuration order.
  */
 import { externalSide } from '../../events/index.ts';
-import { boundedText, type ObservedHookRun } from '../../events/observed-hook-run.ts';
+import {
+  boundedText,
+  type HookRunDecision,
+  type ObservedHookRun,
+} from '../../events/observed-hook-run.ts';
 import { combineOutcomes, type CombinedOutcome } from './combine-outcomes.ts';
 import { encodeHookPayload, type HookPayloadEncoding } from '../../wire/index.ts';
 import { kindOf, type HookConfig } from '../registry.ts';
@@ -106,9 +110,11 @@ async function runOne(
         ...(options.signal === undefined ? {} : { signal: options.signal }),
         ...(options.kinds === undefined ? {} : { kinds: options.kinds }),
       });
-  options.onHookRun?.(outcome.record, verdictOf(group.event, outcome, group.dialect));
+  // What the run decided on its own, once for its verdict and its observation.
+  const decision = decisionOf(group.event, outcome);
+  options.onHookRun?.(outcome.record, verdictOf(group.event, outcome, group.dialect, decision));
   if (options.onObservedRun !== undefined)
-    options.onObservedRun(observe(group, payload, outcome, input, startTime, options));
+    options.onObservedRun(observe(group, payload, outcome, input, startTime, options, decision));
   return outcome;
 }
 
@@ -147,6 +153,7 @@ function observe(
   input: HookPayloadEncoding,
   startTime: number,
   options: HookGroupRunOptions,
+  decision: HookRunDecision,
 ): ObservedHookRun {
   const { record, io } = outcome;
   const toolCallId =
@@ -158,7 +165,7 @@ function observe(
     kind: outcome.hook.type,
     dialect: options.dialect ?? group.dialect ?? 'hookwire',
     ...(group.matcherSource === '' ? {} : { matcher: group.matcherSource }),
-    decision: decisionOf(group.event, outcome),
+    decision,
     status: record.status,
     ...(reason === undefined ? {} : { reason }),
     startTime,
