@@ -72,6 +72,27 @@ async function settled(ran: HookExecution | Promise<HookExecution>): Promise<Hoo
   return ran;
 }
 
+/**
+ * Writes module `name`: it answers `run` for the path `load` (so a first run loads it), and
+ * otherwise never answers, writing `marker` (returned) when its signal aborts.
+ */
+async function writeWaitingModule(name: string, marker: string): Promise<string> {
+  const path = join(project, marker);
+  await writeFile(
+    join(project, name),
+    `import { writeFileSync } from 'node:fs';
+export default {
+  onToolCall(context, call) {
+    if (call.args.path === 'load') return { kind: 'run' };
+    context.signal.addEventListener('abort', () => writeFileSync(${JSON.stringify(path)}, 'aborted'));
+    return new Promise(() => {});
+  },
+};
+`,
+  );
+  return path;
+}
+
 describe('runModuleHook', () => {
   it('loads a module under its deadline, then answers later runs at once from the same load', async () => {
     await writeFile(join(project, 'guard.mjs'), GUARD);
@@ -97,19 +118,7 @@ describe('runModuleHook', () => {
   });
 
   it('a method answering with a promise that outlives the deadline is a timeout, and its signal aborts', async () => {
-    const marker = join(project, 'aborted');
-    await writeFile(
-      join(project, 'slow.mjs'),
-      `import { writeFileSync } from 'node:fs';
-export default {
-  onToolCall(context, call) {
-    if (call.args.path === 'load') return { kind: 'run' };
-    context.signal.addEventListener('abort', () => writeFileSync(${JSON.stringify(marker)}, 'aborted'));
-    return new Promise(() => {});
-  },
-};
-`,
-    );
+    const marker = await writeWaitingModule('slow.mjs', 'aborted');
     const hook = hookOf('slow.mjs', 50);
     // Loaded by a first run, so the second takes the loaded module's path.
     expect((await settled(runModuleHook(hook, requestFor('load')))).answer.kind).toBe('json');
@@ -124,19 +133,7 @@ export default {
   });
 
   it("the run's cancellation ends a pending method and aborts its signal", async () => {
-    const marker = join(project, 'cancelled');
-    await writeFile(
-      join(project, 'waits.mjs'),
-      `import { writeFileSync } from 'node:fs';
-export default {
-  onToolCall(context, call) {
-    if (call.args.path === 'load') return { kind: 'run' };
-    context.signal.addEventListener('abort', () => writeFileSync(${JSON.stringify(marker)}, 'aborted'));
-    return new Promise(() => {});
-  },
-};
-`,
-    );
+    const marker = await writeWaitingModule('waits.mjs', 'cancelled');
     const hook = hookOf('waits.mjs');
     expect((await settled(runModuleHook(hook, requestFor('load')))).answer.kind).toBe('json');
     const controller = new AbortController();
