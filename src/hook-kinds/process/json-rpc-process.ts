@@ -139,7 +139,6 @@ export class JsonRpcProcess {
         this.#write(`{"jsonrpc":"2.0","method":"$/cancelRequest","params":{"id":${id}}}\n`);
       };
       const timer = setTimeout(() => {
-        // Answered already (its timer is released after the answer's continuation ran).
         if (!this.#pending.has(id)) return;
         this.#settle(id, {
           kind: 'failure',
@@ -183,20 +182,10 @@ export class JsonRpcProcess {
     const pending = this.#pending.get(id);
     if (pending === undefined) return;
     this.#pending.delete(id);
+    // Released at once: deferring it to a `setImmediate` measured slower (decision 0031).
+    pending.cleanup();
     pending.resolve(reply);
-    // The deadline timer and the abort listener are released after the answer's continuation
-    // (the hook's verdict, the tool) has run: both check that the request is still pending.
-    this.#released.push(pending.cleanup);
-    if (this.#released.length === 1) setImmediate(this.#release);
   }
-
-  /** Cleanups of answered requests, run together after the answers' continuations. */
-  #released: (() => void)[] = [];
-  readonly #release = (): void => {
-    const released = this.#released;
-    this.#released = [];
-    for (const cleanup of released) cleanup();
-  };
 
   #failAll(reason: BreakReason): void {
     for (const id of [...this.#pending.keys()])
