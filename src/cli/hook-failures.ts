@@ -1,6 +1,16 @@
 import type { HookRunRecord } from '../hook-kinds/group/index.ts';
 import type { HookFailureSummary } from '../loop/result-object.ts';
 
+/** One hook's count of runs and of failures closed. */
+interface Tally {
+  readonly hook: string;
+  readonly event: string;
+  readonly command: string;
+  runs: number;
+  failures: number;
+  last: string;
+}
+
 /**
  * Counts, hook by hook, the runs that failed closed (a failClosed hook that crashed, timed out
  * or could not start, and so denied what it guards), so a guard that keeps failing is not
@@ -8,15 +18,17 @@ import type { HookFailureSummary } from '../loop/result-object.ts';
  * `hookFailures` of the run's result.
  */
 export class HookFailureTally {
-  readonly #hooks = new Map<
-    string,
-    { hook: string; event: string; command: string; runs: number; failures: number; last: string }
-  >();
+  /** Each hook's tally by name, then by target (no key is built per run). */
+  readonly #byName = new Map<string, Map<string, Tally>>();
+  /** The tallies in the order their hooks first ran. */
+  readonly #hooks: Tally[] = [];
 
   /** Counts one settled hook run. */
   add(record: HookRunRecord): void {
-    const key = JSON.stringify([record.name, record.target]);
-    let entry = this.#hooks.get(key);
+    let byTarget = this.#byName.get(record.name);
+    if (byTarget === undefined)
+      this.#byName.set(record.name, (byTarget = new Map<string, Tally>()));
+    let entry = byTarget.get(record.target);
     if (entry === undefined) {
       entry = {
         hook: record.name,
@@ -26,7 +38,8 @@ export class HookFailureTally {
         failures: 0,
         last: '',
       };
-      this.#hooks.set(key, entry);
+      byTarget.set(record.target, entry);
+      this.#hooks.push(entry);
     }
     entry.runs++;
     if (record.status === 'failed-closed') {
@@ -37,7 +50,7 @@ export class HookFailureTally {
 
   /** The hooks that failed closed at least once, in the order they first ran. */
   summaries(): HookFailureSummary[] {
-    return [...this.#hooks.values()]
+    return this.#hooks
       .filter((entry) => entry.failures > 0)
       .map((entry) => ({
         hook: entry.hook,

@@ -95,6 +95,12 @@ export interface HookRunRequest {
   /** The payload, serialised once per group (the same text for every hook of a parallel group). */
   readonly input: string;
   /**
+   * The payload `input` encodes, as the object the group runner built: what an in-process kind
+   * (`module`) hands its hook without a JSON round trip. Treat it as read-only (the other hooks
+   * of the group share it). Absent: decode `input`.
+   */
+  readonly payload?: Readonly<Record<string, unknown>>;
+  /**
    * The same payload as UTF-8 bytes, encoded once per group (one Buffer for every hook of a
    * parallel group): what a kind writing to a process's stdin sends, so a 10 MB payload is not
    * encoded again per hook. Absent: encode `input`.

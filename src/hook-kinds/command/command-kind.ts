@@ -111,7 +111,8 @@ export const commandKind: HookKind<CommandHookConfig> = {
   },
   target: (hook) => hook.command,
   async run(hook, request) {
-    const refused = await changedScriptExecution(hook.namedFiles, request.projectDir);
+    const checked = changedScriptExecution(hook.namedFiles, request.projectDir);
+    const refused = checked instanceof Promise ? await checked : checked;
     if (refused !== undefined) return interpretExecution(request, hook, hook.command, refused);
     // `exec` + `args` (Copilot CLI) start the program with no shell; a hook that asks to be
     // confined runs its quoted command line through the confinement instead.

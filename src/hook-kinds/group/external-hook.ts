@@ -95,6 +95,18 @@ export function commandHookForGroup(
   const conditional = group.hooks.some(
     (hook) => dialectFields(hook).if !== undefined || dialectFields(hook).once === true,
   );
+  // Without `if` or `once`, the hooks that run (and those that run in the background) are the
+  // same for every event: split once.
+  const unconditional = conditional ? undefined : splitByAsync(group);
+  // What every run of the group shares (the per-event fields are added in `fire`).
+  const shared = {
+    runner: options.runner,
+    ...(options.killGraceMs === undefined ? {} : { killGraceMs: options.killGraceMs }),
+    ...(options.onHookRun === undefined ? {} : { onHookRun: options.onHookRun }),
+    ...(options.kinds === undefined ? {} : { kinds: options.kinds }),
+    ...(options.confinement === undefined ? {} : { confinement: options.confinement }),
+    ...(options.claudeEnvFile === undefined ? {} : { claudeEnvFile: options.claudeEnvFile }),
+  };
 
   async function fire(
     context: HookContext,
@@ -130,15 +142,10 @@ export function commandHookForGroup(
             facts,
           );
     const run = await runHookGroup(group, wire, {
-      runner: options.runner,
+      ...shared,
       projectDir: options.projectDir ?? session.cwd,
       sessionId: session.sessionId,
       signal: context.signal,
-      ...(options.killGraceMs === undefined ? {} : { killGraceMs: options.killGraceMs }),
-      ...(options.onHookRun === undefined ? {} : { onHookRun: options.onHookRun }),
-      ...(options.kinds === undefined ? {} : { kinds: options.kinds }),
-      ...(options.confinement === undefined ? {} : { confinement: options.confinement }),
-      ...(options.claudeEnvFile === undefined ? {} : { claudeEnvFile: options.claudeEnvFile }),
       ...(context.recordHookRun === undefined
         ? {}
         : {
@@ -169,15 +176,17 @@ export function commandHookForGroup(
     if (external.matcher !== undefined && !group.matcher.matches(names[external.matcher] as string))
       return proceed;
     const projectDir = options.projectDir ?? context.session.cwd;
-    const selected = conditional ? await selectHooks(group, fields, projectDir, ran) : group;
-    if (selected === undefined) return proceed;
-    const background = selected.hooks.filter((hook) => dialectFields(hook).async === true);
-    if (background.length > 0)
+    let split = unconditional;
+    if (split === undefined) {
+      const selected = await selectHooks(group, fields, projectDir, ran);
+      if (selected === undefined) return proceed;
+      split = splitByAsync(selected);
+    }
+    if (split.background !== undefined)
       // `async`: started, never waited for; its answer cannot change the action.
-      void fire(context, view, { ...selected, hooks: background }, facts).catch(() => undefined);
-    const waited = selected.hooks.filter((hook) => dialectFields(hook).async !== true);
-    if (waited.length === 0) return proceed;
-    let combined = await fire(context, view, { ...selected, hooks: waited }, facts);
+      void fire(context, view, split.background, facts).catch(() => undefined);
+    if (split.waited === undefined) return proceed;
+    let combined = await fire(context, view, split.waited, facts);
     if (dialect !== undefined) combined = foreignOutcome(dialect, group.event, fields, combined);
     if (dialect !== undefined && 'args' in combined && typeof fields['tool_name'] === 'string') {
       const back = hookwireRewrite(dialect, fields['tool_name'], combined.args);
@@ -204,6 +213,24 @@ export function commandHookForGroup(
     [method]: handle,
     [REPORTS_OWN_RUNS]: true,
     ...(guard ? { [GUARDS_TOOL_CALLS]: true as const } : {}),
+  };
+}
+
+/**
+ * The group's hooks marked `async` (started, never waited for) and the others, each as a group of
+ * its own (`undefined` when there are none; the group itself when it is all of them).
+ */
+function splitByAsync(group: HookGroupConfig): {
+  readonly background?: HookGroupConfig;
+  readonly waited?: HookGroupConfig;
+} {
+  const background = group.hooks.filter((hook) => dialectFields(hook).async === true);
+  const waited = group.hooks.filter((hook) => dialectFields(hook).async !== true);
+  const part = (hooks: typeof group.hooks): HookGroupConfig =>
+    hooks.length === group.hooks.length ? group : { ...group, hooks };
+  return {
+    ...(background.length === 0 ? {} : { background: part(background) }),
+    ...(waited.length === 0 ? {} : { waited: part(waited) }),
   };
 }
 

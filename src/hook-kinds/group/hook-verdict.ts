@@ -15,14 +15,15 @@ export interface HookRunVerdict {
 
 /**
  * The verdict of one hook run (see `HookRunVerdict`); `dialect` is the group's, whose blocks may
- * be feedback rather than denials (`blockIsFeedback`: Claude Code's `PostToolUse`).
+ * be feedback rather than denials (`blockIsFeedback`: Claude Code's `PostToolUse`). `own` is the
+ * run's `decisionOf`, when the caller has it already.
  */
 export function verdictOf(
   event: HookEventName,
   outcome: HookRunOutcome,
   dialect?: string,
+  own: HookRunDecision = decisionOf(event, outcome),
 ): HookRunVerdict {
-  const own = decisionOf(event, outcome);
   const decision = own === 'deny' && blockIsFeedback(dialect, event) ? 'context' : own;
   const stopReason = outcome.output?.stopReason;
   const reason =

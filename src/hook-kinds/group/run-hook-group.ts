@@ -4,7 +4,11 @@
  * before it. Either way the outcomes are combined in configuration order.
  */
 import { externalSide } from '../../events/index.ts';
-import { boundedText, type ObservedHookRun } from '../../events/observed-hook-run.ts';
+import {
+  boundedText,
+  type HookRunDecision,
+  type ObservedHookRun,
+} from '../../events/observed-hook-run.ts';
 import { combineOutcomes, type CombinedOutcome } from './combine-outcomes.ts';
 import { encodeHookPayload, type HookPayloadEncoding } from '../../wire/index.ts';
 import { kindOf, type HookConfig } from '../registry.ts';
@@ -90,6 +94,7 @@ async function runOne(
         event: group.event,
         registeredAs: group.registeredAs,
         input: encoded.text,
+        payload,
         // Encoded once for every hook of the group, and only when a kind reads the bytes.
         get inputBytes() {
           return encoded.bytes;
@@ -105,9 +110,11 @@ async function runOne(
         ...(options.signal === undefined ? {} : { signal: options.signal }),
         ...(options.kinds === undefined ? {} : { kinds: options.kinds }),
       });
-  options.onHookRun?.(outcome.record, verdictOf(group.event, outcome, group.dialect));
+  // What the run decided on its own, once for its verdict and its observation.
+  const decision = decisionOf(group.event, outcome);
+  options.onHookRun?.(outcome.record, verdictOf(group.event, outcome, group.dialect, decision));
   if (options.onObservedRun !== undefined)
-    options.onObservedRun(observe(group, payload, outcome, input, startTime, options));
+    options.onObservedRun(observe(group, payload, outcome, input, startTime, options, decision));
   return outcome;
 }
 
@@ -146,6 +153,7 @@ function observe(
   input: HookPayloadEncoding,
   startTime: number,
   options: HookGroupRunOptions,
+  decision: HookRunDecision,
 ): ObservedHookRun {
   const { record, io } = outcome;
   const toolCallId =
@@ -157,7 +165,7 @@ function observe(
     kind: outcome.hook.type,
     dialect: options.dialect ?? group.dialect ?? 'hookwire',
     ...(group.matcherSource === '' ? {} : { matcher: group.matcherSource }),
-    decision: decisionOf(group.event, outcome),
+    decision,
     status: record.status,
     ...(reason === undefined ? {} : { reason }),
     startTime,
@@ -187,13 +195,44 @@ function rewrittenPayload(
   return external.chainPayload?.(payload, specific) ?? payload;
 }
 
+/** The hook environment last built: a run's hooks all get the same one (its session, its project). */
+let lastEnvironment:
+  | {
+      readonly projectDir: string;
+      readonly sessionId: string;
+      readonly env: Record<string, string>;
+    }
+  | undefined;
+
+/** `hookEnvironment`, built once per session and project rather than for every event. */
+function environmentOf(projectDir: string, sessionId: string): Record<string, string> {
+  const last = lastEnvironment;
+  if (last?.projectDir === projectDir && last.sessionId === sessionId) return last.env;
+  const env = hookEnvironment(projectDir, sessionId);
+  lastEnvironment = { projectDir, sessionId, env };
+  return env;
+}
+
+/** Whether a group composes serially (a kind with `HookKind.serial`), found once per group. */
+const serialGroups = new WeakMap<HookGroupConfig, boolean>();
+
+function isSerial(group: HookGroupConfig): boolean {
+  let serial = serialGroups.get(group);
+  if (serial === undefined) {
+    serial = group.hooks.some((hook) => kindOf(hook).serial === true);
+    serialGroups.set(group, serial);
+  }
+  return serial;
+}
+
 /** Runs the group's hooks for `payload` (the complete stdin object) and combines the outcomes. */
 export async function runHookGroup(
   group: HookGroupConfig,
   payload: Payload,
   options: HookGroupRunOptions,
 ): Promise<HookGroupRun> {
-  const base = hookEnvironment(options.projectDir, options.sessionId);
+  // Shared by every hook of the run (read-only for the kinds: `HookRunRequest.env`).
+  const base = environmentOf(options.projectDir, options.sessionId);
   const envFile = dialectEnvFile(group.dialect);
   const env =
     options.claudeEnvFile !== undefined && envFile?.event === group.event
@@ -203,13 +242,17 @@ export async function runHookGroup(
   const args = payload['tool_input'];
   let outcomes: HookRunOutcome[];
   // A kind that composes serially (`HookKind.serial`) runs the group in order, a denial ending it.
-  const serial = group.hooks.some((hook) => kindOf(hook).serial === true);
+  const serial = isSerial(group);
   if ((!group.sequential && !serial) || group.hooks.length === 1) {
     // Serialised once for every hook of the group: they all see the same input.
     const input = encodeHookPayload(payload);
-    outcomes = await Promise.all(
-      group.hooks.map((_, index) => runOne(group, index, payload, input, options, env)),
-    );
+    // One hook (the common group) is awaited as it is: no `Promise.all` around it.
+    outcomes =
+      group.hooks.length === 1
+        ? [await runOne(group, 0, payload, input, options, env)]
+        : await Promise.all(
+            group.hooks.map((_, index) => runOne(group, index, payload, input, options, env)),
+          );
   } else {
     outcomes = [];
     let current = payload;

@@ -16,13 +16,18 @@
  *   that is not an action of the event, or outlives its `timeout` is a failed hook (a warning,
  *   or a denial when it fails closed).
  */
+import { resolve } from 'node:path';
 import { z } from 'zod';
 import { lazy } from '../../wire/lazy.ts';
 import type { HookConfigBase, HookKind } from '../hook-kind.ts';
 import { commonHookFields } from '../common-hook-fields.ts';
 import { interpretExecution } from '../hook-run.ts';
 import { commonConfigFields } from '../hook-kind.ts';
-import { changedScriptExecution } from '../settings/named-files.ts';
+import {
+  changedScriptExecution,
+  namedFileStateNow,
+  type NamedFileState,
+} from '../settings/named-files.ts';
 import { runModuleHook } from './run-module-hook.ts';
 
 /** One `type: "module"` hook: a file whose default export is an `AgentHook`. */
@@ -52,6 +57,18 @@ export const moduleHookSchema = lazy(() =>
     .meta({ id: 'SettingsModuleHook', description: 'A module hook.' }),
 );
 
+/** The trusted state of the module's `file` when the hook's named files hold it (a project module). */
+function trustedState(
+  hook: ModuleHookConfig,
+  file: string,
+  projectDir: string,
+): NamedFileState | undefined {
+  const files = hook.namedFiles;
+  if (files === undefined) return undefined;
+  for (const path of Object.keys(files)) if (resolve(projectDir, path) === file) return files[path];
+  return undefined;
+}
+
 export const moduleKind: HookKind<ModuleHookConfig> = {
   type: 'module',
   // Built on first read: a run that validates no settings file builds no schema.
@@ -69,9 +86,16 @@ export const moduleKind: HookKind<ModuleHookConfig> = {
   },
   target: (hook) => hook.modulePath,
   async run(hook, request) {
-    const execution =
-      (await changedScriptExecution(hook.namedFiles, request.projectDir)) ??
-      (await runModuleHook(hook, request));
+    const checked = changedScriptExecution(hook.namedFiles, request.projectDir);
+    const refused = checked instanceof Promise ? await checked : checked;
+    if (refused !== undefined) return interpretExecution(request, hook, hook.modulePath, refused);
+    // The file's state as the check just found it (a project module's trusted state), else as a
+    // stat vouches for it now: the module is not read and hashed again on every run.
+    const file = resolve(request.projectDir, hook.modulePath);
+    const known = trustedState(hook, file, request.projectDir) ?? namedFileStateNow(file);
+    const state = known instanceof Promise ? await known : known;
+    const ran = runModuleHook(hook, request, state);
+    const execution = ran instanceof Promise ? await ran : ran;
     return interpretExecution(request, hook, hook.modulePath, execution);
   },
 };

@@ -11,6 +11,8 @@ import { externalDefinition, type HookEventName } from '../../events/index.ts';
 import type { AgentHook } from '../../hooks/agent-hook.ts';
 import { createHookContext } from '../../hooks/hook-context.ts';
 import { formatDuration } from '../duration.ts';
+import type { SessionInfo } from '../../events/context.ts';
+import type { NamedFileState } from '../settings/named-files.ts';
 import {
   failureAnswer,
   type HookAnswer,
@@ -19,8 +21,17 @@ import {
 } from '../hook-kind.ts';
 import type { ModuleHookConfig } from './module-kind.ts';
 
-/** Loaded modules by absolute path: the content hash and the import (one per version). */
-const loaded = new Map<string, { readonly hash: string; readonly hook: Promise<AgentHook> }>();
+/**
+ * Loaded modules by absolute path: the content hash, the import (one per version) and, once it
+ * settled, the hook it gave (called without an await on every later run).
+ */
+const loaded = new Map<string, LoadedModule>();
+
+interface LoadedModule {
+  readonly hash: string;
+  readonly hook: Promise<AgentHook>;
+  value?: AgentHook;
+}
 
 function isRecord(value: unknown): value is Readonly<Record<string, unknown>> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -40,11 +51,10 @@ function errorText(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
-/** The `AgentHook` the file exports by default, in the version whose content is `bytes`. */
-function load(file: string, bytes: Buffer): Promise<AgentHook> {
-  const hash = createHash('sha256').update(bytes).digest('hex');
+/** The `AgentHook` the file exports by default, in the version whose content hashes to `hash`. */
+function load(file: string, hash: string): LoadedModule {
   const known = loaded.get(file);
-  if (known?.hash === hash) return known.hook;
+  if (known?.hash === hash) return known;
   const hook = (async () => {
     const module: unknown = await import(`${pathToFileURL(file).href}?sha256=${hash}`);
     const value = isRecord(module) ? module['default'] : undefined;
@@ -55,12 +65,29 @@ function load(file: string, bytes: Buffer): Promise<AgentHook> {
     // An object whose methods are checked where they are called.
     return value as AgentHook;
   })();
+  const entry: LoadedModule = { hash, hook };
   // A failed import is not kept: the next run (perhaps of a fixed file) tries again.
-  hook.catch(() => {
-    if (loaded.get(file)?.hook === hook) loaded.delete(file);
-  });
-  loaded.set(file, { hash, hook });
-  return hook;
+  hook.then(
+    (value) => {
+      entry.value = value;
+    },
+    () => {
+      if (loaded.get(file) === entry) loaded.delete(file);
+    },
+  );
+  loaded.set(file, entry);
+  return entry;
+}
+
+/**
+ * The hash of the module's content, from `state` (`sha256:HEX`) when a check of the file vouches
+ * for it (the trust check's `stat` before this run, `namedFileStateNow`), else read and hashed.
+ */
+function contentHash(file: string, state: NamedFileState | undefined): string {
+  if (state?.startsWith('sha256:') === true) return state.slice('sha256:'.length);
+  // A module is a small file (its hash is its version): read at once, without a thread-pool
+  // round trip.
+  return createHash('sha256').update(readFileSync(file)).digest('hex');
 }
 
 /** The `HookAnswer` for the action a module answered at `event` (hookwire's v2 output). */
@@ -119,26 +146,103 @@ export function answerOfAction(event: HookEventName, action: unknown): HookAnswe
   }
 }
 
-/** Runs `hook` once for `request`; never rejects, never outlives the hook's deadline. */
-export async function runModuleHook(
+/** The session a module's context names, from the payload's base fields. */
+function sessionOf(fields: Readonly<Record<string, unknown>>, projectDir: string): SessionInfo {
+  return {
+    sessionId: typeof fields['session_id'] === 'string' ? fields['session_id'] : '',
+    transcriptPath: typeof fields['transcript_path'] === 'string' ? fields['transcript_path'] : '',
+    cwd: typeof fields['cwd'] === 'string' ? fields['cwd'] : projectDir,
+  };
+}
+
+/** The payload as an object: as the group runner handed it over, else decoded from its JSON. */
+function payloadOf(request: HookRunRequest): Readonly<Record<string, unknown>> {
+  if (request.payload !== undefined) return request.payload;
+  const payload: unknown = JSON.parse(request.input);
+  return isRecord(payload) ? payload : {};
+}
+
+/**
+ * Runs `hook` once for `request`; never rejects, never outlives the hook's deadline. `state` is
+ * the module file's state (`sha256:HEX`) when a check made just before this run vouches for it
+ * (the trust check's): the file is then neither read nor hashed again. A module already loaded
+ * whose method answers at once runs without a promise, a timer or a JSON round trip: it gets the
+ * payload as the group runner built it (`request.payload`), and its action is interpreted as it
+ * is; one that answers with a promise runs under the deadline.
+ */
+export function runModuleHook(
   hook: ModuleHookConfig,
   request: HookRunRequest,
-): Promise<HookExecution> {
+  state?: NamedFileState,
+): HookExecution | Promise<HookExecution> {
   const started = performance.now();
   const done = (answer: HookAnswer): HookExecution => ({
     answer,
     durationMs: performance.now() - started,
   });
   const file = resolve(request.projectDir, hook.modulePath);
-  let bytes: Buffer;
+  let hash: string;
   try {
-    // A module is a small file read on every run (its hash is its version): read at once, without
-    // a thread-pool round trip per event.
-    bytes = readFileSync(file);
+    hash = contentHash(file, state);
   } catch (error) {
     return done(failureAnswer('error', `could not read ${file}: ${errorText(error)}`));
   }
+  const module = load(file, hash);
+  const agentHook = module.value;
+  if (agentHook === undefined) return runUnderDeadline(hook, request, module.hook, done);
+  const definition = externalDefinition(request.event);
+  const method = (agentHook as Readonly<Record<string, unknown>>)[definition.method];
+  if (method === undefined) return done({ kind: 'json', value: null });
+  if (typeof method !== 'function')
+    return done(failureAnswer('warning', `its ${definition.method} is not a function`));
+  const fields = payloadOf(request);
+  const external = definition.external as { fromPayload(payload: unknown): unknown };
   const controller = new AbortController();
+  let action: unknown;
+  try {
+    action = (method as (this: AgentHook, context: unknown, event: unknown) => unknown).call(
+      agentHook,
+      createHookContext({
+        signal: controller.signal,
+        session: sessionOf(fields, request.projectDir),
+      }),
+      external.fromPayload(fields),
+    );
+  } catch (error) {
+    return done(failureAnswer('error', `threw: ${errorText(error)}`));
+  }
+  if (!isThenable(action)) return done(answerOfAction(request.event, action));
+  return runUnderDeadline(
+    hook,
+    request,
+    module.hook,
+    done,
+    Promise.resolve(action).then((settled) => answerOfAction(request.event, settled)),
+    controller,
+  );
+}
+
+function isThenable(value: unknown): value is PromiseLike<unknown> {
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    typeof (value as { readonly then?: unknown }).then === 'function'
+  );
+}
+
+/**
+ * The run of a module not loaded yet (its import under the deadline too), or the rest of the run
+ * of a method that answered with a promise (`pending`, its context's `controller`): raced against
+ * the deadline and the run's cancellation, which also abort the hook's signal.
+ */
+async function runUnderDeadline(
+  hook: ModuleHookConfig,
+  request: HookRunRequest,
+  loading: Promise<AgentHook>,
+  done: (answer: HookAnswer) => HookExecution,
+  pending?: Promise<HookAnswer>,
+  controller = new AbortController(),
+): Promise<HookExecution> {
   const onAbort = (): void => {
     controller.abort(request.signal?.reason);
   };
@@ -157,30 +261,28 @@ export async function runModuleHook(
       { once: true },
     );
   });
-  const answered = (async (): Promise<HookAnswer> => {
-    const agentHook = await load(file, bytes);
-    const definition = externalDefinition(request.event);
-    const method = (agentHook as Readonly<Record<string, unknown>>)[definition.method];
-    if (method === undefined) return { kind: 'json', value: null };
-    if (typeof method !== 'function')
-      return failureAnswer('warning', `its ${definition.method} is not a function`);
-    const payload: unknown = JSON.parse(request.input);
-    const fields = isRecord(payload) ? payload : {};
-    const external = definition.external as { fromPayload(payload: unknown): unknown };
-    const context = createHookContext({
-      signal: controller.signal,
-      session: {
-        sessionId: typeof fields['session_id'] === 'string' ? fields['session_id'] : '',
-        transcriptPath:
-          typeof fields['transcript_path'] === 'string' ? fields['transcript_path'] : '',
-        cwd: typeof fields['cwd'] === 'string' ? fields['cwd'] : request.projectDir,
-      },
-    });
-    const action: unknown = await (
-      method as (this: AgentHook, context: unknown, event: unknown) => unknown
-    ).call(agentHook, context, external.fromPayload(fields));
-    return answerOfAction(request.event, action);
-  })().catch((error: unknown) => failureAnswer('error', `threw: ${errorText(error)}`));
+  if (request.signal?.aborted === true) controller.abort(request.signal.reason);
+  const answered = (
+    pending ??
+    (async (): Promise<HookAnswer> => {
+      const agentHook = await loading;
+      const definition = externalDefinition(request.event);
+      const method = (agentHook as Readonly<Record<string, unknown>>)[definition.method];
+      if (method === undefined) return { kind: 'json', value: null };
+      if (typeof method !== 'function')
+        return failureAnswer('warning', `its ${definition.method} is not a function`);
+      const fields = payloadOf(request);
+      const external = definition.external as { fromPayload(payload: unknown): unknown };
+      const context = createHookContext({
+        signal: controller.signal,
+        session: sessionOf(fields, request.projectDir),
+      });
+      const action: unknown = await (
+        method as (this: AgentHook, context: unknown, event: unknown) => unknown
+      ).call(agentHook, context, external.fromPayload(fields));
+      return answerOfAction(request.event, action);
+    })()
+  ).catch((error: unknown) => failureAnswer('error', `threw: ${errorText(error)}`));
   try {
     return done(await Promise.race([answered, deadline]));
   } finally {

@@ -112,6 +112,19 @@ export function createProcessHookRunner(options: ProcessHookRunnerOptions = {}):
   const keyOf = (hook: ProcessHookConfig, projectDir: string): string =>
     JSON.stringify([projectDir, hook.command, hook.start]);
 
+  // Each hook config's entry, keyed once per config and project rather than on every event.
+  const entriesOfHooks = new WeakMap<
+    ProcessHookConfig,
+    { readonly projectDir: string; readonly entry: Entry }
+  >();
+  function entryOf(hook: ProcessHookConfig, projectDir: string): Entry {
+    const known = entriesOfHooks.get(hook);
+    if (known?.projectDir === projectDir) return known.entry;
+    const entry = entryFor(keyOf(hook, projectDir));
+    entriesOfHooks.set(hook, { projectDir, entry });
+    return entry;
+  }
+
   function entryFor(key: string): Entry {
     let entry = entries.get(key);
     if (entry === undefined) {
@@ -168,7 +181,7 @@ export function createProcessHookRunner(options: ProcessHookRunnerOptions = {}):
         status: 'error',
         what: 'could not run: its runner was closed',
       });
-    const entry = entryFor(keyOf(hook, context.projectDir));
+    const entry = entryOf(hook, context.projectDir);
     let process = entry.process;
     if (process === undefined || !process.usable) {
       const wait = entry.notBefore - Date.now();
@@ -197,7 +210,7 @@ export function createProcessHookRunner(options: ProcessHookRunnerOptions = {}):
     const remaining = hook.timeoutMs - (performance.now() - started);
     const reply = await process.request(
       context.input,
-      Math.max(1, remaining),
+      remaining >= 1 ? remaining : 1,
       context.signal,
       hook.timeoutMs,
     );
@@ -209,7 +222,7 @@ export function createProcessHookRunner(options: ProcessHookRunnerOptions = {}):
     run,
     start(hook, context) {
       if (closed) return;
-      const entry = entryFor(keyOf(hook, context.projectDir));
+      const entry = entryOf(hook, context.projectDir);
       if (entry.process?.usable !== true) launch(entry, hook, context);
     },
     get running() {

@@ -81,9 +81,12 @@ export const processKind: HookKind<ProcessHookConfig, ProcessHookRunner> = {
     };
   },
   async run(hook, request) {
+    // Checked at once when a stat vouches for the script: the request leaves without an await.
+    const checked = changedScriptExecution(hook.namedFiles, request.projectDir);
+    const refused = checked instanceof Promise ? await checked : checked;
     const processes = request.kinds?.get(processKind);
     const execution =
-      (await changedScriptExecution(hook.namedFiles, request.projectDir)) ??
+      refused ??
       (processes === undefined
         ? {
             answer: failureAnswer(

@@ -427,25 +427,76 @@ export class VerifiedStates {
 /** The process's memory of hashed named files (see `VerifiedStates`). */
 const verifiedStates = new VerifiedStates();
 
+/**
+ * The state of `path` now (`namedFileState`): at once while a `stat` vouches for the state hashed
+ * before (`VerifiedStates`), else hashed.
+ */
+export function namedFileStateNow(
+  path: string,
+): NamedFileState | undefined | Promise<NamedFileState | undefined> {
+  return verifiedStates.known(path) ?? verifiedStates.hash(path);
+}
+
 /** The failure a hook whose script changed since it was loaded answers instead of running it. */
 export function changedScriptFailure(changed: readonly string[]): string {
   return `did not run: script changed since trusted: ${changed.join(', ')} (review it, then run "hookwire hooks trust")`;
 }
 
+/** A hook's named files as checked before each run: absolute path, relative path, trusted state. */
+type NamedFileChecks = readonly (readonly [string, string, NamedFileState])[];
+
+/** The checks of each `namedFiles` (settings loading makes one object per hook), by project. */
+const namedFileChecks = new WeakMap<
+  Readonly<Record<string, NamedFileState>>,
+  { readonly projectDir: string; readonly checks: NamedFileChecks }
+>();
+
+function checksOf(
+  namedFiles: Readonly<Record<string, NamedFileState>>,
+  projectDir: string,
+): NamedFileChecks {
+  const known = namedFileChecks.get(namedFiles);
+  if (known?.projectDir === projectDir) return known.checks;
+  const checks = Object.keys(namedFiles).map(
+    (path) => [resolve(projectDir, path), path, namedFiles[path] ?? 'absent'] as const,
+  );
+  namedFileChecks.set(namedFiles, { projectDir, checks });
+  return checks;
+}
+
 /**
  * The check each kind that runs a named file makes before every run: `undefined` when the hook
  * names no file or none changed since it was trusted (run it), else the execution that refuses
- * to run it (`changedScriptFailure`).
+ * to run it (`changedScriptFailure`). Answered at once, without a promise, when a `stat` of each
+ * file vouches for its state (`VerifiedStates.known`, the common case: one `statx` per file and
+ * no await on the way to the hook); a promise when a file must be hashed.
  */
-export async function changedScriptExecution(
+export function changedScriptExecution(
   namedFiles: Readonly<Record<string, NamedFileState>> | undefined,
   projectDir: string,
-): Promise<HookExecution | undefined> {
+  states: VerifiedStates = verifiedStates,
+): HookExecution | undefined | Promise<HookExecution | undefined> {
   if (namedFiles === undefined) return undefined;
-  const changed = await namedFilesChangedSince(namedFiles, projectDir);
-  return changed.length === 0
-    ? undefined
-    : { answer: failureAnswer('error', changedScriptFailure(changed)), durationMs: 0 };
+  let changed: string[] | undefined;
+  for (const [absolute, path, trusted] of checksOf(namedFiles, projectDir)) {
+    const state = states.known(absolute);
+    if (state === undefined) return changedScriptExecutionHashed(namedFiles, projectDir, states);
+    if (state !== trusted) (changed ??= []).push(path);
+  }
+  return changed === undefined ? undefined : refusal(changed);
+}
+
+async function changedScriptExecutionHashed(
+  namedFiles: Readonly<Record<string, NamedFileState>>,
+  projectDir: string,
+  states: VerifiedStates,
+): Promise<HookExecution | undefined> {
+  const changed = await namedFilesChangedSince(namedFiles, projectDir, states);
+  return changed.length === 0 ? undefined : refusal(changed);
+}
+
+function refusal(changed: readonly string[]): HookExecution {
+  return { answer: failureAnswer('error', changedScriptFailure(changed)), durationMs: 0 };
 }
 
 /**

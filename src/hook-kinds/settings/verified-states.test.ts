@@ -10,6 +10,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
   RACY_WINDOW_NS,
   VerifiedStates,
+  changedScriptExecution,
   namedFileState,
   namedFilesChangedSince,
 } from './named-files.ts';
@@ -96,5 +97,30 @@ describe('VerifiedStates', () => {
       (name) => memory.known(join(project, name)) !== undefined,
     );
     expect(remembered.length).toBeLessThanOrEqual(2);
+  });
+
+  it('the check before each run answers at once while a stat vouches, and still refuses an edit', async () => {
+    const files = await trusted('guard.sh', 'echo ok\n');
+    const memory = settledMemory();
+    const path = join(project, 'guard.sh');
+    // First run: hashed (a promise), and remembered.
+    const first = changedScriptExecution(files, project, memory);
+    expect(first).toBeInstanceOf(Promise);
+    expect(await first).toBeUndefined();
+    // Later runs: no promise, nothing read.
+    expect(changedScriptExecution(files, project, memory)).toBeUndefined();
+    const before = await stat(path);
+    await writeFile(path, 'echo no\n'); // same size
+    await utimes(path, before.atime, before.mtime);
+    const edited = changedScriptExecution(files, project, memory);
+    expect(edited).toBeInstanceOf(Promise);
+    expect((await edited)?.answer).toEqual({
+      kind: 'failure',
+      status: 'error',
+      what: expect.stringContaining('script changed since trusted: guard.sh') as string,
+    });
+    // Removed: refused too (hashed again: absent).
+    await rm(path);
+    expect((await changedScriptExecution(files, project, memory))?.answer.kind).toBe('failure');
   });
 });
