@@ -166,6 +166,17 @@ export default async function ahpBenchmark(): Promise<void> {
     console.log(
       `    added per intercept: ${added.toFixed(1)} µs (bound +50 µs: ${added <= 50 ? 'within' : 'OVER'})`,
     );
+    // The same pair on this process's CPU time: what hookwire itself spends per intercept, which
+    // a loaded machine disturbs far less than the wall-clock medians (no bound: a diagnostic).
+    const cpu = await compare(
+      'the same, CPU time of this process per exchange (diagnostic, no bound)',
+      () => runHookGroup(stdioGroup, payload, options),
+      () => bare.roundTrip(),
+      { ...SAMPLING, clock: 'cpu' },
+    );
+    console.log(
+      `    CPU added per intercept: ${(cpu.candidate.median - cpu.baseline.median).toFixed(1)} µs`,
+    );
     await compare(
       'ahp intercept, loopback HTTP vs bare fetch POST of the same body',
       () => runHookGroup(httpGroup, payload, options),
