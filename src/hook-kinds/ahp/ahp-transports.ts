@@ -109,9 +109,15 @@ export function perEventConnection(
   };
 }
 
+/** The intercept in flight on a persistent backend: what settles it when a line comes. */
 interface Waiter {
   readonly id: string;
+  readonly spawned: SpawnedHookProcess;
+  readonly valid: ((text: string) => boolean) | undefined;
   readonly resolve: (exchange: AhpExchange) => void;
+  readonly timer: NodeJS.Timeout;
+  readonly signal: AbortSignal | undefined;
+  readonly onAbort: (() => void) | undefined;
 }
 
 /**
@@ -126,11 +132,25 @@ export function persistentConnection(
   let process: SpawnedHookProcess | undefined;
   let buffer = '';
   let waiter: Waiter | undefined;
-  let queue: Promise<void> = Promise.resolve();
+  /** Whether a message's turn is running; later ones wait in `turns`, in arrival order. */
+  let busy = false;
+  const turns: (() => void)[] = [];
   let failures = 0;
   let notBefore = 0;
   let closed = false;
   const stopping = new Set<Promise<void>>();
+
+  /** Settles the intercept in flight (a line, a failure) and stops its deadline. */
+  const settle = (pending: Waiter, exchange: AhpExchange): void => {
+    clearTimeout(pending.timer);
+    if (pending.onAbort !== undefined)
+      pending.signal?.removeEventListener('abort', pending.onAbort);
+    if (exchange.ok && pending.valid !== undefined && !pending.valid(exchange.text)) {
+      // Inside this message's turn: the next message goes to a new process.
+      if (process === pending.spawned) breakProcess('malformed', 'answered out of step');
+    } else if (exchange.ok) failures = 0;
+    pending.resolve(exchange);
+  };
 
   const breakProcess = (failure: AhpFailureClass, what: string): void => {
     const current = process;
@@ -141,7 +161,7 @@ export function persistentConnection(
     notBefore = Date.now() + Math.min(5000, 50 * 2 ** Math.min(failures - 1, 7));
     const pending = waiter;
     waiter = undefined;
-    pending?.resolve(failed(failure, what));
+    if (pending !== undefined) settle(pending, failed(failure, what));
     if (current !== undefined) {
       const killing = current.kill(KILL_GRACE_MS);
       stopping.add(killing);
@@ -193,50 +213,71 @@ export function persistentConnection(
       return;
     }
     waiter = undefined;
-    pending.resolve({ ok: true, text: line });
+    settle(pending, { ok: true, text: line });
+  };
+
+  /** The deadline of the intercept `id`: a late answer would be read as the next one's. */
+  const expire = (id: string): void => {
+    if (waiter?.id === id) breakProcess('timeout', 'did not answer before its deadline');
+  };
+
+  /** One message's turn: the process is free (no other message in flight). */
+  const send = async (
+    line: string,
+    id: string | undefined,
+    deadline: number,
+    signal: AbortSignal | undefined,
+    valid: ((text: string) => boolean) | undefined,
+  ): Promise<AhpExchange> => {
+    if (closed) return failed('transport', 'was not sent: the session is closing');
+    if (Date.now() >= deadline) return failed('timeout', 'waited past its deadline');
+    if (process === undefined && Date.now() < notBefore) {
+      // Restarting after a failure: wait out the backoff when the deadline allows it.
+      if (notBefore >= deadline)
+        return failed('crash', 'is restarting after a failure (backoff past the deadline)');
+      await new Promise((resolve) => setTimeout(resolve, notBefore - Date.now()));
+    }
+    process ??= start();
+    const spawned = process;
+    spawned.stdin.write(`${line}\n`);
+    if (id === undefined) return { ok: true, text: '' };
+    return new Promise<AhpExchange>((resolve) => {
+      // Only a request with a signal gets an abort listener.
+      const onAbort =
+        signal === undefined
+          ? undefined
+          : (): void => {
+              if (waiter?.id === id) breakProcess('transport', 'was cancelled');
+            };
+      if (onAbort !== undefined) signal?.addEventListener('abort', onAbort, { once: true });
+      waiter = {
+        id,
+        spawned,
+        valid,
+        resolve,
+        timer: setTimeout(expire, deadline - Date.now(), id),
+        signal,
+        onAbort,
+      };
+    });
+  };
+
+  /** Ends a turn: the next waiting message's turn starts. */
+  const release = (): void => {
+    const next = turns.shift();
+    if (next === undefined) busy = false;
+    else next();
   };
 
   return {
-    exchange(line, id, deadline, signal, valid) {
-      const turn = queue.then(async (): Promise<AhpExchange> => {
-        if (closed) return failed('transport', 'was not sent: the session is closing');
-        if (Date.now() >= deadline) return failed('timeout', 'waited past its deadline');
-        if (process === undefined && Date.now() < notBefore) {
-          // Restarting after a failure: wait out the backoff when the deadline allows it.
-          if (notBefore >= deadline)
-            return failed('crash', 'is restarting after a failure (backoff past the deadline)');
-          await new Promise((resolve) => setTimeout(resolve, notBefore - Date.now()));
-        }
-        process ??= start();
-        const spawned = process;
-        spawned.stdin.write(`${line}\n`);
-        if (id === undefined) return { ok: true, text: '' };
-        return new Promise<AhpExchange>((resolve) => {
-          const timer = setTimeout(() => {
-            if (waiter?.id !== id) return;
-            // A late answer would be read as the next request's: the process goes.
-            breakProcess('timeout', 'did not answer before its deadline');
-          }, deadline - Date.now());
-          const onAbort = (): void => {
-            if (waiter?.id === id) breakProcess('transport', 'was cancelled');
-          };
-          signal?.addEventListener('abort', onAbort, { once: true });
-          waiter = {
-            id,
-            resolve: (exchange) => {
-              clearTimeout(timer);
-              signal?.removeEventListener('abort', onAbort);
-              if (exchange.ok && valid !== undefined && !valid(exchange.text)) {
-                // Inside this message's turn: the next message goes to a new process.
-                if (process === spawned) breakProcess('malformed', 'answered out of step');
-              } else if (exchange.ok) failures = 0;
-              resolve(exchange);
-            },
-          };
-        });
-      });
-      queue = turn.then(() => undefined);
-      return turn;
+    async exchange(line, id, deadline, signal, valid) {
+      if (busy) await new Promise<void>((resolve) => turns.push(resolve));
+      else busy = true;
+      try {
+        return await send(line, id, deadline, signal, valid);
+      } finally {
+        release();
+      }
     },
     async close() {
       closed = true;
