@@ -9,7 +9,7 @@
  *     1.2x.
  */
 import { spawn } from 'node:child_process';
-import { createServer } from 'node:http';
+import { Agent, createServer, request } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { createInterface } from 'node:readline';
@@ -190,6 +190,35 @@ export default async function ahpBenchmark(): Promise<void> {
       },
       { ...SAMPLING, limit: 1.2 },
     );
+    // The kind posts through node:http on a keep-alive agent, which is cheaper than fetch: the
+    // same candidate against the cheapest bare client of that transport too.
+    const agent = new Agent({ keepAlive: true });
+    await compare(
+      'ahp intercept, loopback HTTP vs bare node:http POST (keep-alive agent) of the same body',
+      () => runHookGroup(httpGroup, payload, options),
+      () =>
+        new Promise<void>((resolve, reject) => {
+          const outgoing = request(
+            url,
+            {
+              method: 'POST',
+              agent,
+              headers: {
+                'content-type': 'application/json',
+                'content-length': Buffer.byteLength(REQUEST),
+              },
+            },
+            (response) => {
+              response.resume();
+              response.on('end', resolve);
+            },
+          );
+          outgoing.on('error', reject);
+          outgoing.end(REQUEST);
+        }),
+      { ...SAMPLING, limit: 1.2 },
+    );
+    agent.destroy();
   } finally {
     bare.close();
     await session.close();

@@ -18,6 +18,7 @@
 import { spawnInProcessGroup, type SpawnedHookProcess } from '../process/spawn-hook-process.ts';
 import type { CommandRunner } from '../../supervision/index.ts';
 import { formatDuration } from '../duration.ts';
+import { postJson } from '../http/post-json.ts';
 import type { AhpFailureClass } from './ahp-wire.ts';
 
 /** The transport of an `ahp` entry. */
@@ -309,82 +310,48 @@ export function isLoopback(url: URL): boolean {
   return host === 'localhost' || host === '::1' || /^127\.\d+\.\d+\.\d+$/.test(host);
 }
 
-/** HTTP: one POST per message. */
+/** HTTP: one POST per message (`postJson`: a keep-alive connection, never a redirect). */
 export function httpConnection(
   transport: Extract<AhpTransport, { type: 'http' }>,
   token: () => string | undefined,
-  fetchImpl: typeof fetch = fetch,
 ): AhpConnection {
+  const url = new URL(transport.url);
   return {
     async exchange(line, id, deadline, signal) {
       const timeoutMs = Math.max(1, deadline - Date.now());
-      const timeout = AbortSignal.timeout(timeoutMs);
-      const combined = signal === undefined ? timeout : AbortSignal.any([signal, timeout]);
       const bearer = token();
-      try {
-        // The deadline covers connect, send, the backend's work and reading the body.
-        const response = await fetchImpl(transport.url, {
-          method: 'POST',
-          headers: {
-            'content-type': 'application/json',
-            ...(bearer === undefined ? {} : { authorization: `Bearer ${bearer}` }),
-          },
-          body: line,
-          redirect: 'manual',
-          signal: combined,
-        });
-        if (response.status >= 300 && response.status < 400) {
-          await response.body?.cancel();
-          return failed(
-            'http-redirect',
-            `answered a redirect (${response.status}), never followed`,
-          );
-        }
-        if (id === undefined) {
-          await response.body?.cancel();
-          return response.status === 202 || response.status === 204
-            ? { ok: true, text: '' }
-            : failed('http-status', `answered HTTP ${response.status} to a notification`);
-        }
-        if (response.status !== 200) {
-          await response.body?.cancel();
-          return failed('http-status', `answered HTTP ${response.status}`);
-        }
-        const text = await readCapped(response);
-        if (text === undefined)
-          return failed('malformed', `answered a body over ${MAX_BODY} bytes`);
-        return { ok: true, text };
-      } catch (error) {
-        if (timeout.aborted)
+      // The deadline covers connect, send, the backend's work and reading the body.
+      const result = await postJson({
+        url,
+        body: line,
+        ...(bearer === undefined ? {} : { headers: { authorization: `Bearer ${bearer}` } }),
+        timeoutMs,
+        ...(signal === undefined ? {} : { signal }),
+        maxBodyBytes: MAX_BODY,
+        readBody: (status) => id !== undefined && status === 200,
+      });
+      switch (result.kind) {
+        case 'timeout':
           return failed('timeout', `did not answer within ${formatDuration(timeoutMs)}`);
-        if (signal?.aborted === true) return failed('transport', 'was cancelled');
-        const cause = error instanceof Error && error.cause instanceof Error ? error.cause : error;
-        return failed(
-          'transport',
-          `could not be reached (${cause instanceof Error ? cause.message : String(cause)})`,
-        );
+        case 'aborted':
+          return failed('transport', 'was cancelled');
+        case 'error':
+          return failed('transport', `could not be reached (${result.message})`);
+        case 'too-long':
+          return failed('malformed', `answered a body over ${MAX_BODY} bytes`);
+        case 'response':
+          break;
       }
+      const status = result.status;
+      if (status >= 300 && status < 400)
+        return failed('http-redirect', `answered a redirect (${status}), never followed`);
+      if (id === undefined)
+        return status === 202 || status === 204
+          ? { ok: true, text: '' }
+          : failed('http-status', `answered HTTP ${status} to a notification`);
+      if (status !== 200) return failed('http-status', `answered HTTP ${status}`);
+      return { ok: true, text: result.text };
     },
     close: () => Promise.resolve(),
   };
-}
-
-async function readCapped(response: Response): Promise<string | undefined> {
-  const reader = response.body?.getReader();
-  if (reader === undefined) return '';
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = (await reader.read()) as
-      | { readonly done: true; readonly value?: undefined }
-      | { readonly done: false; readonly value: Uint8Array };
-    if (done) break;
-    size += value.byteLength;
-    if (size > MAX_BODY) {
-      await reader.cancel();
-      return undefined;
-    }
-    chunks.push(value);
-  }
-  return Buffer.concat(chunks).toString('utf8');
 }
