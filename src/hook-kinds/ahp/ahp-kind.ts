@@ -199,12 +199,9 @@ export class AhpSession {
     if (connection === undefined) {
       const env = (): Readonly<Record<string, string>> => request.env;
       const transport = hook.transport;
-      if (transport.type === 'http') {
-        const tokenEnv = hook.authentication?.tokenEnv;
-        connection = httpConnection(transport, () =>
-          tokenEnv === undefined ? undefined : process.env[tokenEnv],
-        );
-      } else if (transport.lifecycle === 'per_event')
+      if (transport.type === 'http')
+        connection = httpConnection(transport, hook.authentication?.tokenEnv);
+      else if (transport.lifecycle === 'per_event')
         connection = perEventConnection(transport, () => request.runner, request.projectDir, env);
       else connection = persistentConnection(transport, request.projectDir, env);
       this.#connections.set(key, connection);

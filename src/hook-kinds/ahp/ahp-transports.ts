@@ -310,16 +310,26 @@ export function isLoopback(url: URL): boolean {
   return host === 'localhost' || host === '::1' || /^127\.\d+\.\d+\.\d+$/.test(host);
 }
 
-/** HTTP: one POST per message (`postJson`: a keep-alive connection, never a redirect). */
+/**
+ * HTTP: one POST per message (`postJson`: a keep-alive connection, never a redirect). With a
+ * bearer `tokenEnv`, the token is read from that variable on every message; unset or empty, the
+ * message is not sent (an `auth` failure: never an unauthenticated fallback, AHP HTTP binding).
+ */
 export function httpConnection(
   transport: Extract<AhpTransport, { type: 'http' }>,
-  token: () => string | undefined,
+  tokenEnv: string | undefined,
+  env: Readonly<Record<string, string | undefined>> = process.env,
 ): AhpConnection {
   const url = new URL(transport.url);
   return {
     async exchange(line, id, deadline, signal) {
       const timeoutMs = Math.max(1, deadline - Date.now());
-      const bearer = token();
+      const bearer = tokenEnv === undefined ? undefined : env[tokenEnv];
+      if (tokenEnv !== undefined && (bearer === undefined || bearer === ''))
+        return failed(
+          'auth',
+          `was not sent: its bearer token variable ${tokenEnv} is unset or empty`,
+        );
       // The deadline covers connect, send, the backend's work and reading the body.
       const result = await postJson({
         url,
@@ -343,6 +353,13 @@ export function httpConnection(
           break;
       }
       const status = result.status;
+      if (status === 401)
+        return failed(
+          'auth',
+          bearer === undefined
+            ? 'answered HTTP 401: it requires authentication, and the entry has none'
+            : `answered HTTP 401: it refused the bearer token from ${tokenEnv ?? ''}`,
+        );
       if (status >= 300 && status < 400)
         return failed('http-redirect', `answered a redirect (${status}), never followed`);
       if (id === undefined)

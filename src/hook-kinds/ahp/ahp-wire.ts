@@ -212,6 +212,7 @@ export type AhpFailureClass =
   | 'unadvertised-effect'
   | 'http-status'
   | 'http-redirect'
+  | 'auth'
   | 'transport';
 
 function reject(failure: AhpFailureClass, what: string): AhpVerdict {
