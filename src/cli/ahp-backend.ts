@@ -13,6 +13,10 @@
  *   call never runs under a stop either.
  * - `hooks/observe` notifications fire `PostToolUse`, `PostToolUseFailure`, `SessionStart` or
  *   `SessionEnd` hooks and are never answered.
+ * - `hooks/capabilities` (from `protocolVersion` `draft`; 0.1 has no such method) answers the
+ *   backend's manifest (`capabilitiesManifest`): the events and modes it accepts, the effects it
+ *   can return for `tool.before`, its binding and authentication, and `gaps` naming what it
+ *   leaves out. No hook runs for it.
  * - Errors: `-32700` parse error, `-32600` invalid request (batches, bad shape, an observe sent
  *   with an id), `-32601` unknown method, `-32602` invalid params, `-32001` unsupported protocol
  *   version, `-32002` unsupported event, `-32004` internal error (no details leak).
@@ -32,6 +36,8 @@ import { AHP_VERSIONS, type AhpVersion } from '../hook-kinds/ahp/ahp-wire.ts';
 
 /** JSON-RPC and AHP error codes the backend answers with. */
 export const AHP_ERROR = {
+  /** A request without the bearer token `--token-env` requires (HTTP 401). */
+  unauthorized: -32000,
   parse: -32700,
   invalidRequest: -32600,
   methodNotFound: -32601,
@@ -50,7 +56,71 @@ export const BACKEND_EFFECTS: Readonly<Record<AhpVersion, readonly string[]>> = 
 /** How many answers are kept for duplicate requests (oldest forgotten first). */
 const ANSWER_CACHE = 1024;
 
+/** What the backend's manifest says of how it is reached. */
+export interface AhpBinding {
+  readonly transport: 'stdio' | 'http';
+  /** Whether requests must carry a bearer token (`--token-env`). */
+  readonly bearer: boolean;
+}
+
+/**
+ * The backend's `hooks/capabilities` manifest (AHP draft, `capabilities-response`): what it
+ * accepts and can answer, never an authorization identity. `tool.error` is accepted as an
+ * observe notification too, but it is a 0.1 event, outside the draft catalogue the manifest
+ * lists.
+ */
+export function capabilitiesManifest(binding: AhpBinding): Record<string, unknown> {
+  return {
+    events: [
+      {
+        event: 'tool.before',
+        modes: ['intercept'],
+        capabilities: {
+          effects: [...BACKEND_EFFECTS.draft],
+          modify: { input: { replace: true, merge: false } },
+          flow: { operations: ['stop'] },
+        },
+      },
+      { event: 'tool.after', modes: ['observe'] },
+      { event: 'session.start', modes: ['observe'] },
+      { event: 'session.end', modes: ['observe'] },
+    ],
+    gaps: [
+      {
+        path: 'events',
+        reason:
+          'hookwire answers tool.before interceptions with its PreToolUse hooks and runs PostToolUse, SessionStart and SessionEnd hooks for observations; no other event is evaluated',
+      },
+      {
+        path: 'toolPaths',
+        reason: 'every tool path is accepted: the hooks match on tool.name, verbatim',
+      },
+      { path: 'contentCategories', reason: 'content uploads are not supported' },
+      ...(binding.bearer
+        ? []
+        : [
+            {
+              path: 'authentication',
+              reason:
+                binding.transport === 'stdio'
+                  ? 'the stdio binding carries no credentials'
+                  : 'this server was started without --token-env; it listens on loopback only',
+            },
+          ]),
+    ],
+    transports: [binding.transport],
+    authentication: binding.bearer ? ['bearer'] : [],
+    toolPaths: [],
+    contentCategories: [],
+    limits: {},
+    managedPolicy: { scopes: ['user', 'project'], disableable: true },
+    correlationIdentityFields: ['event.id', 'event.source', 'event.session.id', 'event.call.id'],
+  };
+}
+
 export interface AhpBackendOptions {
+  /** How the backend is reached, for its `hooks/capabilities` manifest. */
+  readonly binding: AhpBinding;
   /** Fires one hookwire event's hooks on a payload (`fireInSession`). */
   readonly fire: (event: string, payload: Readonly<Record<string, unknown>>) => Promise<FireResult>;
   /** The server's project directory: the payloads' `cwd`. */
@@ -219,6 +289,7 @@ export class AhpBackend {
           AHP_ERROR.invalidRequest,
           'Invalid Request: hooks/observe is a notification; send it without an id',
         );
+      if (method === 'hooks/capabilities') return this.#capabilities(id, fields['params']);
       if (method !== 'hooks/intercept')
         throw new RpcError(AHP_ERROR.methodNotFound, `Method not found: ${method}`);
       return await this.#intercept(id as string | number, fields['params']);
@@ -234,6 +305,23 @@ export class AhpBackend {
   /** Awaits the observe notifications still running their hooks. */
   async drain(): Promise<void> {
     await Promise.allSettled([...this.#observing]);
+  }
+
+  /** `hooks/capabilities`: the manifest, under `draft` (the method is not part of 0.1). */
+  #capabilities(id: JsonRpcId, rawParams: unknown): string {
+    const params = objectOf(rawParams);
+    if (params === undefined) throw invalidParams('params must be an object');
+    const version = versionOf(params);
+    if (version === '0.1')
+      throw new RpcError(
+        AHP_ERROR.methodNotFound,
+        'Method not found: hooks/capabilities is defined from protocolVersion "draft"; 0.1 has hooks/intercept and hooks/observe',
+      );
+    return JSON.stringify({
+      jsonrpc: '2.0',
+      id,
+      result: { protocolVersion: version, manifest: capabilitiesManifest(this.#options.binding) },
+    });
   }
 
   async #intercept(id: string | number, rawParams: unknown): Promise<string> {

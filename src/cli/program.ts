@@ -576,6 +576,10 @@ function addAhp(program: Command): void {
       '--http <host:port>',
       'serve loopback HTTP (one JSON-RPC message per POST) instead of NDJSON on stdin/stdout; port 0 picks a free one (printed on stderr)',
     )
+    .option(
+      '--token-env <VAR>',
+      'with --http: require every POST to carry Authorization: Bearer <value of VAR> (401 with a JSON-RPC error otherwise)',
+    )
     .option('--trust-project', TRUST_PROJECT_HELP)
     .addHelpText(
       'after',

@@ -106,6 +106,11 @@ export interface HookRunRequest {
    * encoded again per hook. Absent: encode `input`.
    */
   readonly inputBytes?: Uint8Array;
+  /**
+   * The payload `input` serialises, as the object itself (the group runner gives it), for a kind
+   * that builds its own message from it instead of parsing `input` again. Absent: parse `input`.
+   */
+  readonly payload?: Readonly<Record<string, unknown>>;
   /** The project directory (hooks run there). */
   readonly projectDir: string;
   /** `HOOKWIRE_PROJECT_DIR`, `HOOKWIRE_SESSION_ID` and the Claude Code / Gemini CLI equivalents. */

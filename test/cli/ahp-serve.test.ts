@@ -40,6 +40,7 @@ beforeAll(async () => {
   ajv.addFormat('date-time', (value: string) => !Number.isNaN(Date.parse(value)));
   ajv.addFormat('uri', (value: string) => /^[a-z][a-z0-9+.-]*:/i.test(value));
   for (const name of [
+    'capabilities-response-draft',
     'intercept-response-0.1',
     'intercept-response-draft',
     'error-response',
@@ -66,6 +67,18 @@ function checked(answer: Json | undefined): Json {
   const validate = schemas[name] as ValidateFunction;
   expect(validate(value), `${name}: ${JSON.stringify(validate.errors)}`).toBe(true);
   return value;
+}
+
+/** A `hooks/capabilities` request (AHP draft). */
+function capabilities(id: string, version = 'draft'): Json {
+  return { jsonrpc: '2.0', id, method: 'hooks/capabilities', params: { protocolVersion: version } };
+}
+
+/** The manifest of a `hooks/capabilities` answer, validated against the draft response schema. */
+function manifestOf(answer: Json | undefined): Json {
+  const validate = schemas['capabilities-response-draft'] as ValidateFunction;
+  expect(validate(answer), JSON.stringify(validate.errors)).toBe(true);
+  return ((answer as Json)['result'] as Json)['manifest'] as Json;
 }
 
 let requests = 0;
@@ -306,7 +319,7 @@ describe.runIf(built)('hookwire ahp serve over stdio', () => {
         '{"jsonrpc":"2.0","id":"evt_broken",',
         '[{"jsonrpc":"2.0","id":"evt_batch","method":"hooks/intercept","params":{}}]',
         { jsonrpc: '1.0', id: 'evt_v1', method: 'hooks/intercept', params },
-        { jsonrpc: '2.0', id: 'evt_unknown', method: 'hooks/capabilities', params: {} },
+        { jsonrpc: '2.0', id: 'evt_unknown', method: 'hooks/unknown', params },
         {
           jsonrpc: '2.0',
           id: 'evt_ver',
@@ -470,6 +483,42 @@ describe.runIf(built)('hookwire ahp serve over stdio', () => {
   );
 
   it(
+    'hooks/capabilities: the draft manifest (validated against the spec-derived schema) names tool.before interception with the effects the backend answers, the stdio binding and no credentials; 0.1 has no such method',
+    { timeout: 120_000 },
+    async () => {
+      const setup = await project();
+      const served = await serveStdio(setup, [
+        capabilities('cap_draft'),
+        capabilities('cap_01', '0.1'),
+        capabilities('cap_99', '9.9'),
+        { jsonrpc: '2.0', id: 'cap_noparams', method: 'hooks/capabilities' },
+      ]);
+      expect(served.code, served.stderr).toBe(0);
+      expect(served.answers).toHaveLength(4);
+      const draft = served.byId('cap_draft')[0];
+      expect((draft?.['result'] as Json)['protocolVersion']).toBe('draft');
+      const manifest = manifestOf(draft);
+      expect(manifest['events']).toContainEqual({
+        event: 'tool.before',
+        modes: ['intercept'],
+        capabilities: {
+          effects: ['deny', 'modify', 'message', 'flow'],
+          modify: { input: { replace: true, merge: false } },
+          flow: { operations: ['stop'] },
+        },
+      });
+      expect(manifest['events']).toContainEqual({ event: 'session.end', modes: ['observe'] });
+      expect(manifest['transports']).toEqual(['stdio']);
+      expect(manifest['authentication']).toEqual([]);
+      expect(errorCodeOf(served.byId('cap_01')[0])).toBe(-32601);
+      expect(errorCodeOf(served.byId('cap_99')[0])).toBe(-32001);
+      expect(errorCodeOf(served.byId('cap_noparams')[0])).toBe(-32602);
+      // Discovery runs no hook.
+      expect(await logLines(setup.log)).toEqual([]);
+    },
+  );
+
+  it(
     'refuses an untrusted project with a clear error, and serves it with --trust-project',
     { timeout: 120_000 },
     async () => {
@@ -493,11 +542,15 @@ describe.runIf(built)('hookwire ahp serve over stdio', () => {
 });
 
 /** Starts `hookwire ahp serve --http 127.0.0.1:0` and returns its URL and a stop. */
-async function serveHttp({ sandbox }: Project) {
+async function serveHttp(
+  { sandbox }: Project,
+  extra: readonly string[] = [],
+  env: NodeJS.ProcessEnv = sandbox.env,
+) {
   const child = spawn(
     process.execPath,
-    [BIN, 'ahp', 'serve', '--cwd', sandbox.project, '--http', '127.0.0.1:0'],
-    { env: sandbox.env, stdio: ['ignore', 'pipe', 'pipe'] },
+    [BIN, 'ahp', 'serve', '--cwd', sandbox.project, '--http', '127.0.0.1:0', ...extra],
+    { env, stdio: ['ignore', 'pipe', 'pipe'] },
   );
   let stdout = '';
   let stderr = '';
@@ -517,10 +570,13 @@ async function serveHttp({ sandbox }: Project) {
       reject(new Error(`ahp serve exited: ${stderr}`));
     });
   });
-  const post = async (body: Json | string) => {
+  const post = async (body: Json | string, authorization?: string) => {
     const response = await fetch(url, {
       method: 'POST',
-      headers: { 'content-type': 'application/json' },
+      headers: {
+        'content-type': 'application/json',
+        ...(authorization === undefined ? {} : { authorization }),
+      },
       body: typeof body === 'string' ? body : JSON.stringify(body),
     });
     const text = await response.text();
@@ -528,6 +584,7 @@ async function serveHttp({ sandbox }: Project) {
       status: response.status,
       text,
       json: text === '' ? undefined : (JSON.parse(text) as Json),
+      challenge: response.headers.get('www-authenticate'),
     };
   };
   const stop = async () => {
@@ -578,6 +635,77 @@ describe.runIf(built)('hookwire ahp serve over loopback HTTP', () => {
       const lines = await logLines(setup.log);
       expect(lines.filter((line) => line.includes('rm -rf build'))).toHaveLength(1);
       expect(lines.filter((line) => line.startsWith('end '))).toHaveLength(1);
+    },
+  );
+
+  it(
+    'AHP-HTTP-001 bearer: with --token-env every POST needs Authorization: Bearer <token>; a missing or wrong token gets 401 with a JSON-RPC error and runs no hook',
+    { timeout: 120_000 },
+    async () => {
+      const setup = await project();
+      const env = { ...setup.sandbox.env, AHP_SERVE_TOKEN: 'tok-7f3a9' };
+      const server = await serveHttp(setup, ['--token-env', 'AHP_SERVE_TOKEN'], env);
+      const rm = intercept('shell', { command: 'rm -rf build' });
+      for (const authorization of [
+        undefined,
+        'Bearer wrong-token',
+        'Basic dG9rLTdmM2E5',
+        'Bearer ',
+      ]) {
+        const refused = await server.post(rm, authorization);
+        expect(refused.status, String(authorization)).toBe(401);
+        expect(refused.challenge).toMatch(/^Bearer /);
+        expect(errorCodeOf(refused.json)).toBe(-32000);
+        expect(refused.json?.['id']).toBeNull();
+        expect(refused.text).not.toContain('tok-7f3a9');
+      }
+      // Nothing was evaluated for the refused requests.
+      expect(await logLines(setup.log)).toEqual([]);
+      const denied = await server.post(rm, 'Bearer tok-7f3a9');
+      expect(denied.status).toBe(200);
+      expect(effectsOf(denied.json)).toEqual([
+        { type: 'deny', reason: 'Claude Code guard: rm -rf is not allowed' },
+      ]);
+      const manifest = manifestOf(
+        (await server.post(capabilities('cap_http'), 'Bearer tok-7f3a9')).json,
+      );
+      expect(manifest['transports']).toEqual(['http']);
+      expect(manifest['authentication']).toEqual(['bearer']);
+      const stopped = await server.stop();
+      expect(stopped.code, stopped.stderr).toBe(0);
+      expect(stopped.stderr).not.toContain('tok-7f3a9');
+      expect(
+        (await logLines(setup.log)).filter((line) => line.includes('rm -rf build')),
+      ).toHaveLength(1);
+    },
+  );
+
+  it(
+    '--token-env is refused without --http, and with an unset variable',
+    { timeout: 120_000 },
+    async () => {
+      const setup = await project();
+      const stdio = await runCli(
+        ['ahp', 'serve', '--cwd', setup.sandbox.project, '--token-env', 'AHP_SERVE_TOKEN'],
+        { env: { ...setup.sandbox.env, AHP_SERVE_TOKEN: 'x' }, main: BIN, input: '' },
+      );
+      expect(stdio.code).toBe(1);
+      expect(stdio.stderr).toContain('--token-env applies to --http only');
+      const unset = await runCli(
+        [
+          'ahp',
+          'serve',
+          '--cwd',
+          setup.sandbox.project,
+          '--http',
+          '127.0.0.1:0',
+          '--token-env',
+          'AHP_SERVE_TOKEN_UNSET',
+        ],
+        { env: setup.sandbox.env, main: BIN },
+      );
+      expect(unset.code).toBe(1);
+      expect(unset.stderr).toContain('AHP_SERVE_TOKEN_UNSET');
     },
   );
 

@@ -1,6 +1,7 @@
+import { timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { createInterface } from 'node:readline';
-import { AhpBackend } from '../ahp-backend.ts';
+import { AHP_ERROR, AhpBackend } from '../ahp-backend.ts';
 import { CliError } from '../cli-error.ts';
 import { writeStdout } from '../output/stdout.ts';
 import {
@@ -15,6 +16,11 @@ import { fireInSession } from './hooks-fire.ts';
 export interface AhpServeOptions extends SettingsCommandOptions {
   /** `--http HOST:PORT`: serve loopback HTTP instead of stdio (PORT 0 picks a free port). */
   readonly http?: string;
+  /**
+   * `--token-env VAR` (with `--http`): every POST must carry `Authorization: Bearer <the value of
+   * VAR>`, the binding an AHP harness's `authentication: {type: "bearer", tokenEnv}` sends.
+   */
+  readonly tokenEnv?: string;
 }
 
 const MAX_BODY = 1024 * 1024;
@@ -43,8 +49,27 @@ function listenAddress(value: string): { readonly host: string; readonly port: n
  * a backend answering with some guards skipped would allow what they deny, so it refuses to
  * start (exit 1) and names the command that trusts them.
  */
+/** The bearer token `--token-env` names, read once at start; refused when unusable. */
+function bearerToken(options: AhpServeOptions): Buffer | undefined {
+  const variable = options.tokenEnv;
+  if (variable === undefined) return undefined;
+  if (options.http === undefined)
+    throw new CliError(
+      '--token-env applies to --http only: the stdio binding carries no credentials (the harness starts the backend itself)',
+    );
+  if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(variable))
+    throw new CliError(`--token-env ${variable}: give the name of an environment variable`);
+  const value = process.env[variable];
+  if (value === undefined || value === '')
+    throw new CliError(
+      `--token-env ${variable}: the variable is unset or empty, so no request could authenticate`,
+    );
+  return Buffer.from(value, 'utf8');
+}
+
 export async function ahpServeCommand(options: AhpServeOptions): Promise<number> {
   const address = options.http === undefined ? undefined : listenAddress(options.http);
+  const token = bearerToken(options);
   const session = await openCommandHookSession(options);
   try {
     const notice = untrustedNotice(session.settings, options);
@@ -55,12 +80,13 @@ export async function ahpServeCommand(options: AhpServeOptions): Promise<number>
       );
     printSettingsWarnings(session.settings);
     const backend = new AhpBackend({
+      binding: { transport: address === undefined ? 'stdio' : 'http', bearer: token !== undefined },
       fire: (event, payload) => fireInSession(session, event, payload),
       projectDir: session.projectDir,
       warn,
     });
     if (address === undefined) await serveStdio(backend);
-    else await serveHttp(backend, address);
+    else await serveHttp(backend, address, token);
     await backend.drain();
     return 0;
   } finally {
@@ -101,13 +127,43 @@ function readBody(request: IncomingMessage): Promise<string | undefined> {
   });
 }
 
+/** Whether `request` carries `Authorization: Bearer <token>` (compared in constant time). */
+function authorized(request: IncomingMessage, token: Buffer): boolean {
+  const match = /^Bearer +(\S+) *$/i.exec(request.headers.authorization ?? '');
+  if (match?.[1] === undefined) return false;
+  const given = Buffer.from(match[1], 'utf8');
+  return given.length === token.length && timingSafeEqual(given, token);
+}
+
+/** The 401 answer: a JSON-RPC error (id null: the body of an unauthenticated request is not read). */
+const UNAUTHORIZED = JSON.stringify({
+  jsonrpc: '2.0',
+  id: null,
+  error: {
+    code: AHP_ERROR.unauthorized,
+    message: 'Unauthorized: this backend requires Authorization: Bearer <token>',
+  },
+});
+
 async function answerHttp(
   backend: AhpBackend,
   request: IncomingMessage,
   response: ServerResponse,
+  token: Buffer | undefined,
 ): Promise<void> {
   if (request.method !== 'POST') {
     response.writeHead(405, { allow: 'POST' }).end();
+    return;
+  }
+  if (token !== undefined && !authorized(request, token)) {
+    request.resume();
+    response
+      .writeHead(401, {
+        'content-type': 'application/json',
+        'content-length': Buffer.byteLength(UNAUTHORIZED),
+        'www-authenticate': 'Bearer realm="hookwire ahp serve"',
+      })
+      .end(UNAUTHORIZED);
     return;
   }
   const body = await readBody(request);
@@ -129,9 +185,10 @@ async function answerHttp(
 async function serveHttp(
   backend: AhpBackend,
   address: { readonly host: string; readonly port: number },
+  token: Buffer | undefined,
 ): Promise<void> {
   const server = createServer((request, response) => {
-    answerHttp(backend, request, response).catch((error: unknown) => {
+    answerHttp(backend, request, response, token).catch((error: unknown) => {
       warn(`HTTP request failed: ${error instanceof Error ? error.message : String(error)}`);
       if (!response.headersSent) response.writeHead(500);
       response.end();

@@ -36,6 +36,7 @@ import {
   AHP_EVENT_OF,
   AHP_VERSIONS,
   eventIdOf,
+  eventIdPrefix,
   interceptRequest,
   observeNotification,
   validateInterceptResponse,
@@ -147,6 +148,45 @@ function describeTransport(transport: AhpTransport): string {
     : `ahp ${[transport.command, ...transport.args].join(' ')} (${transport.lifecycle})`;
 }
 
+/** What one `ahp` entry needs on every exchange, computed once per entry (see `preparedOf`). */
+interface PreparedHook {
+  readonly registeredAs: string;
+  /** Its connection's key in a session: entries differing only in name share a backend. */
+  readonly connectionKey: string;
+  /** Its subscription, part of every event id. */
+  readonly subscription: string;
+  /** `describeTransport`, for run records. */
+  readonly target: string;
+  /** The event id prefix of the last session id and event seen (one session: computed once). */
+  prefix?: { readonly sessionId: string; readonly event: string; readonly value: string };
+}
+
+const prepared = new WeakMap<AhpHookConfig, PreparedHook>();
+
+/** The per-entry constants of `hook` (settings entries are immutable and live for the session). */
+function preparedOf(hook: AhpHookConfig, registeredAs: string): PreparedHook {
+  let entry = prepared.get(hook);
+  if (entry?.registeredAs !== registeredAs) {
+    entry = {
+      registeredAs,
+      connectionKey: JSON.stringify([hook.transport, hook.authentication]),
+      subscription: JSON.stringify([hook.transport, registeredAs]),
+      target: describeTransport(hook.transport),
+    };
+    prepared.set(hook, entry);
+  }
+  return entry;
+}
+
+/** The event id prefix of `hook` for this session and event (kept while they stay the same). */
+function prefixOf(entry: PreparedHook, sessionId: string, event: string): string {
+  const kept = entry.prefix;
+  if (kept !== undefined && kept.sessionId === sessionId && kept.event === event) return kept.value;
+  const value = eventIdPrefix(sessionId, event, entry.subscription);
+  entry.prefix = { sessionId, event, value };
+  return value;
+}
+
 /** One session's connections and observe deliveries in flight. */
 export class AhpSession {
   readonly #connections = new Map<string, AhpConnection>();
@@ -154,18 +194,14 @@ export class AhpSession {
   #occurrences = 0;
 
   /** The connection of `hook` (one per distinct backend entry). */
-  connection(hook: AhpHookConfig, request: HookRunRequest): AhpConnection {
-    const key = JSON.stringify([hook.transport, hook.authentication]);
+  connection(hook: AhpHookConfig, request: HookRunRequest, key: string): AhpConnection {
     let connection = this.#connections.get(key);
     if (connection === undefined) {
       const env = (): Readonly<Record<string, string>> => request.env;
       const transport = hook.transport;
-      if (transport.type === 'http') {
-        const tokenEnv = hook.authentication?.tokenEnv;
-        connection = httpConnection(transport, () =>
-          tokenEnv === undefined ? undefined : process.env[tokenEnv],
-        );
-      } else if (transport.lifecycle === 'per_event')
+      if (transport.type === 'http')
+        connection = httpConnection(transport, hook.authentication?.tokenEnv);
+      else if (transport.lifecycle === 'per_event')
         connection = perEventConnection(transport, () => request.runner, request.projectDir, env);
       else connection = persistentConnection(transport, request.projectDir, env);
       this.#connections.set(key, connection);
@@ -174,8 +210,8 @@ export class AhpSession {
   }
 
   /** A fresh occurrence number, for events with no call id (sessions). */
-  occurrence(): string {
-    return String(this.#occurrences++);
+  occurrence(): number {
+    return this.#occurrences++;
   }
 
   track(delivery: Promise<unknown>): void {
@@ -192,12 +228,17 @@ export class AhpSession {
 }
 
 /** The run record's facts of one exchange. */
-function factsOf(hook: AhpHookConfig, request: HookRunRequest, started: number): HookRunFacts {
+function factsOf(
+  hook: AhpHookConfig,
+  request: HookRunRequest,
+  target: string,
+  started: number,
+): HookRunFacts {
   return {
     event: request.registeredAs,
     name: hook.name,
     kind: hook.type,
-    target: describeTransport(hook.transport),
+    target,
     exitCode: null,
     signal: null,
     durationMs: Math.round(performance.now() - started),
@@ -259,23 +300,32 @@ async function exchange(
   session: AhpSession,
   started: number,
 ): Promise<HookRunOutcome> {
-  const payload = JSON.parse(request.input) as Readonly<Record<string, unknown>>;
-  const subscription = JSON.stringify([hook.transport, request.registeredAs]);
+  const payload =
+    request.payload ?? (JSON.parse(request.input) as Readonly<Record<string, unknown>>);
+  const entry = preparedOf(hook, request.registeredAs);
   const intercept = INTERCEPT_EVENTS.has(request.registeredAs);
-  const occurrence = typeof payload['tool_call_id'] === 'string' ? '' : session.occurrence();
+  const callId = payload['tool_call_id'];
+  const prefix = prefixOf(
+    entry,
+    typeof payload['session_id'] === 'string' ? payload['session_id'] : '',
+    typeof payload['hook_event_name'] === 'string' ? payload['hook_event_name'] : '',
+  );
   const options = {
     protocolVersion: hook.protocolVersion,
     includeNative: hook.includeNative,
-    eventId: eventIdOf(payload, subscription, occurrence),
+    eventId:
+      typeof callId === 'string'
+        ? eventIdOf(prefix, callId, 0)
+        : eventIdOf(prefix, undefined, session.occurrence()),
     time: new Date(),
   };
-  const connection = session.connection(hook, request);
+  const connection = session.connection(hook, request, entry.connectionKey);
   const deadline = Date.now() + hook.timeoutMs;
   if (!intercept) {
     const line = JSON.stringify(observeNotification(request.registeredAs, payload, options));
     // Never delays the chain: the session's close awaits it.
     session.track(connection.exchange(line, undefined, deadline, undefined));
-    return { hook, record: { ...factsOf(hook, request, started), status: 'ok' } };
+    return { hook, record: { ...factsOf(hook, request, entry.target, started), status: 'ok' } };
   }
   const message = interceptRequest(request.registeredAs, payload, options);
   // A persistent connection validates the answer to keep its stream in step; that verdict is
@@ -299,7 +349,7 @@ async function exchange(
       ? checked.verdict
       : validateInterceptResponse(exchanged.text, options.eventId, hook.protocolVersion)
     : exchanged;
-  const facts = factsOf(hook, request, started);
+  const facts = factsOf(hook, request, entry.target, started);
   if (!verdict.ok) {
     const label = `ahp backend "${hook.name}" (${request.registeredAs})`;
     const detail = `${verdict.failure}: ${verdict.what}`;

@@ -18,6 +18,7 @@
 import { spawnInProcessGroup, type SpawnedHookProcess } from '../process/spawn-hook-process.ts';
 import type { CommandRunner } from '../../supervision/index.ts';
 import { formatDuration } from '../duration.ts';
+import { postJson } from '../http/post-json.ts';
 import type { AhpFailureClass } from './ahp-wire.ts';
 
 /** The transport of an `ahp` entry. */
@@ -109,9 +110,15 @@ export function perEventConnection(
   };
 }
 
+/** The intercept in flight on a persistent backend: what settles it when a line comes. */
 interface Waiter {
   readonly id: string;
+  readonly spawned: SpawnedHookProcess;
+  readonly valid: ((text: string) => boolean) | undefined;
   readonly resolve: (exchange: AhpExchange) => void;
+  readonly timer: NodeJS.Timeout;
+  readonly signal: AbortSignal | undefined;
+  readonly onAbort: (() => void) | undefined;
 }
 
 /**
@@ -126,11 +133,25 @@ export function persistentConnection(
   let process: SpawnedHookProcess | undefined;
   let buffer = '';
   let waiter: Waiter | undefined;
-  let queue: Promise<void> = Promise.resolve();
+  /** Whether a message's turn is running; later ones wait in `turns`, in arrival order. */
+  let busy = false;
+  const turns: (() => void)[] = [];
   let failures = 0;
   let notBefore = 0;
   let closed = false;
   const stopping = new Set<Promise<void>>();
+
+  /** Settles the intercept in flight (a line, a failure) and stops its deadline. */
+  const settle = (pending: Waiter, exchange: AhpExchange): void => {
+    clearTimeout(pending.timer);
+    if (pending.onAbort !== undefined)
+      pending.signal?.removeEventListener('abort', pending.onAbort);
+    if (exchange.ok && pending.valid !== undefined && !pending.valid(exchange.text)) {
+      // Inside this message's turn: the next message goes to a new process.
+      if (process === pending.spawned) breakProcess('malformed', 'answered out of step');
+    } else if (exchange.ok) failures = 0;
+    pending.resolve(exchange);
+  };
 
   const breakProcess = (failure: AhpFailureClass, what: string): void => {
     const current = process;
@@ -141,7 +162,7 @@ export function persistentConnection(
     notBefore = Date.now() + Math.min(5000, 50 * 2 ** Math.min(failures - 1, 7));
     const pending = waiter;
     waiter = undefined;
-    pending?.resolve(failed(failure, what));
+    if (pending !== undefined) settle(pending, failed(failure, what));
     if (current !== undefined) {
       const killing = current.kill(KILL_GRACE_MS);
       stopping.add(killing);
@@ -193,50 +214,71 @@ export function persistentConnection(
       return;
     }
     waiter = undefined;
-    pending.resolve({ ok: true, text: line });
+    settle(pending, { ok: true, text: line });
+  };
+
+  /** The deadline of the intercept `id`: a late answer would be read as the next one's. */
+  const expire = (id: string): void => {
+    if (waiter?.id === id) breakProcess('timeout', 'did not answer before its deadline');
+  };
+
+  /** One message's turn: the process is free (no other message in flight). */
+  const send = async (
+    line: string,
+    id: string | undefined,
+    deadline: number,
+    signal: AbortSignal | undefined,
+    valid: ((text: string) => boolean) | undefined,
+  ): Promise<AhpExchange> => {
+    if (closed) return failed('transport', 'was not sent: the session is closing');
+    if (Date.now() >= deadline) return failed('timeout', 'waited past its deadline');
+    if (process === undefined && Date.now() < notBefore) {
+      // Restarting after a failure: wait out the backoff when the deadline allows it.
+      if (notBefore >= deadline)
+        return failed('crash', 'is restarting after a failure (backoff past the deadline)');
+      await new Promise((resolve) => setTimeout(resolve, notBefore - Date.now()));
+    }
+    process ??= start();
+    const spawned = process;
+    spawned.stdin.write(`${line}\n`);
+    if (id === undefined) return { ok: true, text: '' };
+    return new Promise<AhpExchange>((resolve) => {
+      // Only a request with a signal gets an abort listener.
+      const onAbort =
+        signal === undefined
+          ? undefined
+          : (): void => {
+              if (waiter?.id === id) breakProcess('transport', 'was cancelled');
+            };
+      if (onAbort !== undefined) signal?.addEventListener('abort', onAbort, { once: true });
+      waiter = {
+        id,
+        spawned,
+        valid,
+        resolve,
+        timer: setTimeout(expire, deadline - Date.now(), id),
+        signal,
+        onAbort,
+      };
+    });
+  };
+
+  /** Ends a turn: the next waiting message's turn starts. */
+  const release = (): void => {
+    const next = turns.shift();
+    if (next === undefined) busy = false;
+    else next();
   };
 
   return {
-    exchange(line, id, deadline, signal, valid) {
-      const turn = queue.then(async (): Promise<AhpExchange> => {
-        if (closed) return failed('transport', 'was not sent: the session is closing');
-        if (Date.now() >= deadline) return failed('timeout', 'waited past its deadline');
-        if (process === undefined && Date.now() < notBefore) {
-          // Restarting after a failure: wait out the backoff when the deadline allows it.
-          if (notBefore >= deadline)
-            return failed('crash', 'is restarting after a failure (backoff past the deadline)');
-          await new Promise((resolve) => setTimeout(resolve, notBefore - Date.now()));
-        }
-        process ??= start();
-        const spawned = process;
-        spawned.stdin.write(`${line}\n`);
-        if (id === undefined) return { ok: true, text: '' };
-        return new Promise<AhpExchange>((resolve) => {
-          const timer = setTimeout(() => {
-            if (waiter?.id !== id) return;
-            // A late answer would be read as the next request's: the process goes.
-            breakProcess('timeout', 'did not answer before its deadline');
-          }, deadline - Date.now());
-          const onAbort = (): void => {
-            if (waiter?.id === id) breakProcess('transport', 'was cancelled');
-          };
-          signal?.addEventListener('abort', onAbort, { once: true });
-          waiter = {
-            id,
-            resolve: (exchange) => {
-              clearTimeout(timer);
-              signal?.removeEventListener('abort', onAbort);
-              if (exchange.ok && valid !== undefined && !valid(exchange.text)) {
-                // Inside this message's turn: the next message goes to a new process.
-                if (process === spawned) breakProcess('malformed', 'answered out of step');
-              } else if (exchange.ok) failures = 0;
-              resolve(exchange);
-            },
-          };
-        });
-      });
-      queue = turn.then(() => undefined);
-      return turn;
+    async exchange(line, id, deadline, signal, valid) {
+      if (busy) await new Promise<void>((resolve) => turns.push(resolve));
+      else busy = true;
+      try {
+        return await send(line, id, deadline, signal, valid);
+      } finally {
+        release();
+      }
     },
     async close() {
       closed = true;
@@ -268,82 +310,65 @@ export function isLoopback(url: URL): boolean {
   return host === 'localhost' || host === '::1' || /^127\.\d+\.\d+\.\d+$/.test(host);
 }
 
-/** HTTP: one POST per message. */
+/**
+ * HTTP: one POST per message (`postJson`: a keep-alive connection, never a redirect). With a
+ * bearer `tokenEnv`, the token is read from that variable on every message; unset or empty, the
+ * message is not sent (an `auth` failure: never an unauthenticated fallback, AHP HTTP binding).
+ */
 export function httpConnection(
   transport: Extract<AhpTransport, { type: 'http' }>,
-  token: () => string | undefined,
-  fetchImpl: typeof fetch = fetch,
+  tokenEnv: string | undefined,
+  env: Readonly<Record<string, string | undefined>> = process.env,
 ): AhpConnection {
+  const url = new URL(transport.url);
   return {
     async exchange(line, id, deadline, signal) {
       const timeoutMs = Math.max(1, deadline - Date.now());
-      const timeout = AbortSignal.timeout(timeoutMs);
-      const combined = signal === undefined ? timeout : AbortSignal.any([signal, timeout]);
-      const bearer = token();
-      try {
-        // The deadline covers connect, send, the backend's work and reading the body.
-        const response = await fetchImpl(transport.url, {
-          method: 'POST',
-          headers: {
-            'content-type': 'application/json',
-            ...(bearer === undefined ? {} : { authorization: `Bearer ${bearer}` }),
-          },
-          body: line,
-          redirect: 'manual',
-          signal: combined,
-        });
-        if (response.status >= 300 && response.status < 400) {
-          await response.body?.cancel();
-          return failed(
-            'http-redirect',
-            `answered a redirect (${response.status}), never followed`,
-          );
-        }
-        if (id === undefined) {
-          await response.body?.cancel();
-          return response.status === 202 || response.status === 204
-            ? { ok: true, text: '' }
-            : failed('http-status', `answered HTTP ${response.status} to a notification`);
-        }
-        if (response.status !== 200) {
-          await response.body?.cancel();
-          return failed('http-status', `answered HTTP ${response.status}`);
-        }
-        const text = await readCapped(response);
-        if (text === undefined)
-          return failed('malformed', `answered a body over ${MAX_BODY} bytes`);
-        return { ok: true, text };
-      } catch (error) {
-        if (timeout.aborted)
-          return failed('timeout', `did not answer within ${formatDuration(timeoutMs)}`);
-        if (signal?.aborted === true) return failed('transport', 'was cancelled');
-        const cause = error instanceof Error && error.cause instanceof Error ? error.cause : error;
+      const bearer = tokenEnv === undefined ? undefined : env[tokenEnv];
+      if (tokenEnv !== undefined && (bearer === undefined || bearer === ''))
         return failed(
-          'transport',
-          `could not be reached (${cause instanceof Error ? cause.message : String(cause)})`,
+          'auth',
+          `was not sent: its bearer token variable ${tokenEnv} is unset or empty`,
         );
+      // The deadline covers connect, send, the backend's work and reading the body.
+      const result = await postJson({
+        url,
+        body: line,
+        ...(bearer === undefined ? {} : { headers: { authorization: `Bearer ${bearer}` } }),
+        timeoutMs,
+        ...(signal === undefined ? {} : { signal }),
+        maxBodyBytes: MAX_BODY,
+        readBody: (status) => id !== undefined && status === 200,
+      });
+      switch (result.kind) {
+        case 'timeout':
+          return failed('timeout', `did not answer within ${formatDuration(timeoutMs)}`);
+        case 'aborted':
+          return failed('transport', 'was cancelled');
+        case 'error':
+          return failed('transport', `could not be reached (${result.message})`);
+        case 'too-long':
+          return failed('malformed', `answered a body over ${MAX_BODY} bytes`);
+        case 'response':
+          break;
       }
+      const status = result.status;
+      if (status === 401)
+        return failed(
+          'auth',
+          bearer === undefined
+            ? 'answered HTTP 401: it requires authentication, and the entry has none'
+            : `answered HTTP 401: it refused the bearer token from ${tokenEnv ?? ''}`,
+        );
+      if (status >= 300 && status < 400)
+        return failed('http-redirect', `answered a redirect (${status}), never followed`);
+      if (id === undefined)
+        return status === 202 || status === 204
+          ? { ok: true, text: '' }
+          : failed('http-status', `answered HTTP ${status} to a notification`);
+      if (status !== 200) return failed('http-status', `answered HTTP ${status}`);
+      return { ok: true, text: result.text };
     },
     close: () => Promise.resolve(),
   };
-}
-
-async function readCapped(response: Response): Promise<string | undefined> {
-  const reader = response.body?.getReader();
-  if (reader === undefined) return '';
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = (await reader.read()) as
-      | { readonly done: true; readonly value?: undefined }
-      | { readonly done: false; readonly value: Uint8Array };
-    if (done) break;
-    size += value.byteLength;
-    if (size > MAX_BODY) {
-      await reader.cancel();
-      return undefined;
-    }
-    chunks.push(value);
-  }
-  return Buffer.concat(chunks).toString('utf8');
 }

@@ -71,25 +71,25 @@ function objectOf(value: unknown): Readonly<Record<string, unknown>> | undefined
 }
 
 /**
- * The event id of one delivery: derived from the session, the event, the call and the
- * subscription, so the same delivery (a retry) gets the same id, and two subscriptions, two
- * calls or two sessions never share one (AHP-CORE-004).
+ * The part of an event id fixed for one subscription in one session and event: a hash of the
+ * session id, the event name and the subscription, computed once and kept (`eventIdOf` appends
+ * what tells the deliveries apart).
  */
-export function eventIdOf(
-  payload: Readonly<Record<string, unknown>>,
-  subscription: string,
-  occurrence: string,
-): string {
+export function eventIdPrefix(sessionId: string, eventName: string, subscription: string): string {
   const hash = createHash('sha256');
-  for (const part of [
-    textOf(payload['session_id'], ''),
-    textOf(payload['hook_event_name'], ''),
-    textOf(payload['tool_call_id'], ''),
-    subscription,
-    occurrence,
-  ])
-    hash.update(part).update('\0');
+  for (const part of [sessionId, eventName, subscription]) hash.update(part).update('\0');
   return `evt_${hash.digest('base64url').slice(0, 26)}`;
+}
+
+/**
+ * The event id of one delivery (AHP §9.1: unique across the harness's events, stable across
+ * retries): the subscription's `eventIdPrefix`, then the call id (`_call`), or for an event
+ * with no call (sessions) an occurrence number (`.N`). The same delivery (a retry, a resumed
+ * call) gets the same id; two subscriptions, two calls or two sessions never share one: the
+ * prefix has a fixed length and the two suffixes start with different characters.
+ */
+export function eventIdOf(prefix: string, callId: string | undefined, occurrence: number): string {
+  return callId === undefined ? `${prefix}.${occurrence}` : `${prefix}_${callId}`;
 }
 
 /** What a request is built from besides the payload. */
@@ -212,6 +212,7 @@ export type AhpFailureClass =
   | 'unadvertised-effect'
   | 'http-status'
   | 'http-redirect'
+  | 'auth'
   | 'transport';
 
 function reject(failure: AhpFailureClass, what: string): AhpVerdict {

@@ -99,6 +99,7 @@ async function runOne(
         get inputBytes() {
           return encoded.bytes;
         },
+        payload,
         projectDir: options.projectDir,
         env,
         runner: options.runner,

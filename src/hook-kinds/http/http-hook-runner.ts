@@ -13,6 +13,7 @@
  * - The body read is capped (1 MiB by default); a longer body is a failed hook.
  */
 import type { HttpHookConfig, HttpHookRunner } from './http-kind.ts';
+import { postJson } from './post-json.ts';
 import { formatDuration } from '../duration.ts';
 import type { HookAnswer, HookExecution, HookRunContext } from '../hook-kind.ts';
 
@@ -21,8 +22,6 @@ export interface HttpHookRunnerOptions {
   readonly env?: Readonly<Record<string, string | undefined>>;
   /** The longest body read, in bytes. Default 1 MiB. */
   readonly maxBodyBytes?: number;
-  /** The `fetch` used. Default the global one. */
-  readonly fetch?: typeof fetch;
 }
 
 const DEFAULT_MAX_BODY = 1024 * 1024;
@@ -46,40 +45,10 @@ export function expandHeaderValue(
   );
 }
 
-async function readCapped(
-  response: Response,
-  maxBytes: number,
-): Promise<{ text: string } | { tooLong: true }> {
-  const body = response.body;
-  if (body === null) return { text: '' };
-  const chunks: Uint8Array[] = [];
-  let total = 0;
-  for await (const chunk of body as AsyncIterable<Uint8Array>) {
-    total += chunk.byteLength;
-    if (total > maxBytes) {
-      await body.cancel().catch(() => undefined);
-      return { tooLong: true };
-    }
-    chunks.push(chunk);
-  }
-  return { text: Buffer.concat(chunks).toString('utf8') };
-}
-
-function describeError(error: unknown): string {
-  if (!(error instanceof Error)) return String(error);
-  const cause = (error as { cause?: unknown }).cause;
-  const code = (cause as { code?: unknown } | undefined)?.code;
-  const detail = cause instanceof Error ? cause.message : undefined;
-  return [error.message, typeof code === 'string' ? code : undefined, detail]
-    .filter((part, index, parts) => part !== undefined && parts.indexOf(part) === index)
-    .join(': ');
-}
-
 /** Creates the runner of `type: "http"` hooks. */
 export function createHttpHookRunner(options: HttpHookRunnerOptions = {}): HttpHookRunner {
   const env = options.env ?? process.env;
   const maxBody = options.maxBodyBytes ?? DEFAULT_MAX_BODY;
-  const doFetch = options.fetch ?? fetch;
 
   return {
     async run(hook: HttpHookConfig, context: HookRunContext): Promise<HookExecution> {
@@ -90,40 +59,42 @@ export function createHttpHookRunner(options: HttpHookRunnerOptions = {}): HttpH
       });
       const fail = (status: 'warning' | 'timeout' | 'error', what: string) =>
         done({ kind: 'failure', status, what });
-      const headers: Record<string, string> = { 'content-type': 'application/json' };
+      const headers: Record<string, string> = {};
       for (const [name, value] of Object.entries(hook.headers))
         headers[name] = expandHeaderValue(value, hook.allowedEnvVars, env);
-      const deadline = AbortSignal.timeout(hook.timeoutMs);
-      const signal =
-        context.signal === undefined ? deadline : AbortSignal.any([deadline, context.signal]);
+      let url: URL;
       try {
-        const response = await doFetch(hook.url, {
-          method: 'POST',
-          headers,
-          body: context.input,
-          redirect: 'manual',
-          signal,
-        });
-        if (response.status < 200 || response.status > 299) {
-          await response.body?.cancel().catch(() => undefined);
-          const where = response.headers.get('location');
-          return fail(
-            'warning',
-            response.status >= 300 && response.status < 400
-              ? `answered HTTP ${response.status} (a redirect${where === null ? '' : ` to ${where}`}; redirects are not followed)`
-              : `answered HTTP ${response.status}${response.statusText === '' ? '' : ` ${response.statusText}`}`,
-          );
-        }
-        const body = await readCapped(response, maxBody);
-        if ('tooLong' in body)
-          return fail('warning', `answered a body longer than ${maxBody} bytes`);
-        return done({ kind: 'stdout', text: body.text, jsonOnly: true });
-      } catch (error) {
-        if (deadline.aborted)
+        url = new URL(hook.url);
+      } catch {
+        return fail('error', `could not reach ${hook.url}: not a URL`);
+      }
+      const result = await postJson({
+        url,
+        body: context.input,
+        headers,
+        timeoutMs: hook.timeoutMs,
+        ...(context.signal === undefined ? {} : { signal: context.signal }),
+        maxBodyBytes: maxBody,
+        readBody: (status) => status >= 200 && status <= 299,
+      });
+      switch (result.kind) {
+        case 'timeout':
           return fail('timeout', `timed out after ${formatDuration(hook.timeoutMs)}`);
-        if (context.signal?.aborted === true)
+        case 'aborted':
           return fail('error', 'was cancelled before it answered');
-        return fail('error', `could not reach ${hook.url}: ${describeError(error)}`);
+        case 'error':
+          return fail('error', `could not reach ${hook.url}: ${result.message}`);
+        case 'too-long':
+          return fail('warning', `answered a body longer than ${maxBody} bytes`);
+        case 'response':
+          if (result.status < 200 || result.status > 299)
+            return fail(
+              'warning',
+              result.status >= 300 && result.status < 400
+                ? `answered HTTP ${result.status} (a redirect${result.location === undefined ? '' : ` to ${result.location}`}; redirects are not followed)`
+                : `answered HTTP ${result.status}${result.statusText === '' ? '' : ` ${result.statusText}`}`,
+            );
+          return done({ kind: 'stdout', text: result.text, jsonOnly: true });
       }
     },
   };

@@ -39,6 +39,8 @@ async function validator(name: string) {
 
 interface LogEntry {
   readonly name: string;
+  /** The HTTP backend's: the request's Authorization header. */
+  readonly authorization?: string;
   readonly pid: number;
   readonly t: number;
   readonly at: 'start' | 'recv' | 'send' | 'bad';
@@ -66,7 +68,24 @@ beforeAll(async () => {
       const message = JSON.parse(Buffer.concat(chunks).toString('utf8')) as LogEntry['request'] & {
         id?: string;
       };
-      httpLog.push({ name: 'http', pid: 0, t: Date.now(), at: 'recv', request: message });
+      const authorization = request.headers.authorization;
+      httpLog.push({
+        name: 'http',
+        pid: 0,
+        t: Date.now(),
+        at: 'recv',
+        request: message,
+        ...(authorization === undefined ? {} : { authorization }),
+      });
+      // `?auth`: a backend that requires the bearer token `s3cret-token`.
+      if (request.url?.endsWith('?auth') === true && authorization !== 'Bearer s3cret-token') {
+        response
+          .writeHead(401, { 'content-type': 'application/json', 'www-authenticate': 'Bearer' })
+          .end(
+            JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: -32000, message: 'no' } }),
+          );
+        return;
+      }
       if (message.id === undefined) {
         response.writeHead(204).end();
         return;
@@ -339,6 +358,48 @@ for (const [kind, transport] of Object.entries(TRANSPORTS) as [
     });
   });
 }
+
+describe('ahp harness over HTTP with bearer authentication', () => {
+  const VARIABLE = 'HOOKWIRE_TEST_AHP_TOKEN';
+  afterEach(() => {
+    delete process.env['HOOKWIRE_TEST_AHP_TOKEN'];
+  });
+  const guarded = (failurePolicy: 'fail-open' | 'fail-closed') =>
+    ahp(
+      { type: 'http', url: `${httpUrl}?auth` },
+      { failurePolicy, authentication: { type: 'bearer', tokenEnv: VARIABLE } },
+    );
+
+  it('sends the token of tokenEnv as Authorization: Bearer, and the backend answers', async () => {
+    process.env[VARIABLE] = 's3cret-token';
+    const run = await fire([guarded('fail-closed')], { case: 'deny' });
+    expect(run.combined.denyReasons).toEqual(['blocked by policy']);
+    expect(run.outcomes[0]?.record.status).toBe('blocked');
+    expect(httpLog.map((entry) => entry.authorization)).toEqual(['Bearer s3cret-token']);
+  });
+
+  it('a refused token (401) is an auth failure under the failure policy', async () => {
+    process.env[VARIABLE] = 'wrong-token';
+    const closed = await fire([guarded('fail-closed')], { case: 'allow' });
+    expect(closed.combined.denyReasons).toEqual([FAIL_CLOSED_REASON]);
+    expect(closed.outcomes[0]?.record.status).toBe('failed-closed');
+    expect(closed.outcomes[0]?.record.detail).toContain('auth: answered HTTP 401');
+    expect(closed.outcomes[0]?.record.detail).not.toContain('wrong-token');
+    const open = await fire([guarded('fail-open')], { case: 'allow' });
+    expect(open.combined.denied).toBe(false);
+    expect(open.outcomes[0]?.warning).toContain('(auth)');
+  });
+
+  it('an unset token variable sends nothing: no unauthenticated fallback, the failure policy decides', async () => {
+    const closed = await fire([guarded('fail-closed')], { case: 'allow' });
+    expect(closed.combined.denyReasons).toEqual([FAIL_CLOSED_REASON]);
+    expect(closed.outcomes[0]?.record.detail).toContain(`${VARIABLE} is unset or empty`);
+    const open = await fire([guarded('fail-open')], { case: 'allow' });
+    expect(open.combined.denied).toBe(false);
+    expect(open.outcomes[0]?.warning).toContain('(auth)');
+    expect(httpLog).toEqual([]);
+  });
+});
 
 describe('ahp harness: observe and effects', () => {
   it('AHP-RPC-002: observers get a notification without an id, answer nothing, and never delay the chain', async () => {
