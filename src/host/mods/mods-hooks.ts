@@ -126,6 +126,40 @@ export const WRAPPABLE_EVENTS = [
 ] as const;
 export type WrappableEvent = (typeof WRAPPABLE_EVENTS)[number];
 
+/**
+ * Where a PostToolUse answer replaces what the model sees: `updatedToolOutput` for every tool,
+ * `updatedMCPToolOutput` only for an MCP tool (`mcp__…`), as Claude Code reads them (2.1.332
+ * ignores `updatedMCPToolOutput` for `Bash`).
+ */
+const outputField = (toolName: unknown): 'updatedToolOutput' | 'updatedMCPToolOutput' =>
+  typeof toolName === 'string' && toolName.startsWith('mcp__')
+    ? 'updatedMCPToolOutput'
+    : 'updatedToolOutput';
+
+/**
+ * The replacement output a `classic.PostToolUse` answer carries, or `undefined`: its
+ * `updatedToolOutput` (`updatedMCPToolOutput` for an MCP tool). A `Bash` response object
+ * (`{ stdout, stderr, … }`) stands for its text, as Claude Code shows the model.
+ */
+function updatedOutputOf(
+  post: Readonly<Record<string, unknown>>,
+  toolName: string,
+): { readonly output: unknown } | undefined {
+  const field =
+    'updatedToolOutput' in post
+      ? 'updatedToolOutput'
+      : outputField(toolName) === 'updatedMCPToolOutput' && 'updatedMCPToolOutput' in post
+        ? 'updatedMCPToolOutput'
+        : undefined;
+  if (field === undefined) return undefined;
+  const output = post[field];
+  if (isRecord(output) && typeof output.stdout === 'string') {
+    const stderr = typeof output.stderr === 'string' && output.stderr !== '' ? output.stderr : '';
+    return { output: stderr === '' ? output.stdout : `${output.stdout}\n${stderr}` };
+  }
+  return { output };
+}
+
 /** A hook's additional context as Claude Code's result carries it: a list of strings. */
 const additionalContextOf = (answer: Readonly<Record<string, unknown>>): string | undefined =>
   contextOf({ context: answer.additionalContext });
@@ -133,10 +167,14 @@ const additionalContextOf = (answer: Readonly<Record<string, unknown>>): string 
 /**
  * What the wrapped settings hooks decided (one hookwire action, their stack's combined answer)
  * as a `classic.<Event>` result in Claude Code's names: `{ deny }`, `{ ask }`, `{ block }` (a Stop
- * hook sends the agent back), `{ additionalContext: [..] }`, `{ updatedMCPToolOutput }` (a
- * PostToolUse rewrite). A `stop` marks the dispatch's scope, as `$.turn.abort` does.
+ * hook sends the agent back), `{ additionalContext: [..] }`, `{ updatedToolOutput }` (a
+ * PostToolUse rewrite; `updatedMCPToolOutput` for an MCP tool). A `stop` marks the dispatch's scope, as `$.turn.abort` does.
  */
-function classicResult(action: unknown, scope: DispatchScope): Record<string, unknown> {
+function classicResult(
+  action: unknown,
+  scope: DispatchScope,
+  e: Readonly<Record<string, unknown>>,
+): Record<string, unknown> {
   if (!isRecord(action)) return {};
   const reason = typeof action.reason === 'string' ? action.reason : '';
   const context =
@@ -153,7 +191,7 @@ function classicResult(action: unknown, scope: DispatchScope): Record<string, un
       return { block: reason };
     case 'rewrite':
       return 'presentation' in action
-        ? { ...context, updatedMCPToolOutput: action.presentation }
+        ? { ...context, [outputField(e.tool_name)]: action.presentation }
         : context;
     default:
       return context;
@@ -271,7 +309,8 @@ export function createModsHooks(chain: ModsChain, options: ModsHooksOptions): Mo
       async (given) => {
         const hooks = wrapped.get(event);
         if (hooks === undefined) return {};
-        return classicResult(await run(hooks, isRecord(given) ? given : e), scope);
+        const passed = isRecord(given) ? given : e;
+        return classicResult(await run(hooks, passed), scope, passed);
       },
       scope,
     );
@@ -658,10 +697,10 @@ export function createModsHooks(chain: ModsChain, options: ModsHooksOptions): Mo
         additionalContextOf(post),
         typeof post.block === 'string' ? post.block : undefined,
       );
-      const presentation =
-        'updatedMCPToolOutput' in post && !event.skipped
-          ? post.updatedMCPToolOutput
-          : event.presentation;
+      const updated = event.skipped
+        ? undefined
+        : updatedOutputOf(post, foreignToolName('claude', event.toolName));
+      const presentation = updated === undefined ? event.presentation : updated.output;
       const keep = (added: string | undefined): ToolResultAction =>
         presentation === event.presentation
           ? ToolResultAction.keep(joinContexts(postContext, added))
