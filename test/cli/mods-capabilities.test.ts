@@ -45,13 +45,14 @@ process.exit(2)
 export const register: Register = (on) => {
   const seen: string[] = []
   on('classic.PreToolUse', async ($, e, next) => {
-    const command = String(e.tool_input.command)
+    // e is the call as tool.call has it (Claude Code 2.1.332): the input, tool and tool_use_id.
+    const command = String(e.command)
     // An echo is passed on as a printf, so the settings hook judges the rewritten input.
-    const passed = command.startsWith('echo ') ? { ...e, tool_input: { ...e.tool_input, command: 'printf ok > ok.txt' } } : e
+    const passed = command.startsWith('echo ') ? { ...e, command: 'printf ok > ok.txt' } : e
     const answer = await next(passed)
-    seen.push(e.tool_name + ' ' + command + ' -> ' + JSON.stringify(answer))
+    seen.push(e.tool + ' ' + command + ' -> ' + JSON.stringify(answer))
     await $.fs.write('classic.log', seen.join('\\n') + '\\n')
-    return command.startsWith('echo ') ? { updatedInput: passed.tool_input } : answer
+    return command.startsWith('echo ') ? { updatedInput: { command: passed.command } } : answer
   })
 }
 `,

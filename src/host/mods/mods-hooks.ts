@@ -160,6 +160,12 @@ function updatedOutputOf(
   return { output };
 }
 
+/** A call's input without the fields `tool.call` adds (`tool`, `tool_use_id`, `agentId`). */
+function withoutReserved(e: Readonly<Record<string, unknown>>): Record<string, unknown> {
+  const { tool: _tool, tool_use_id: _id, agentId: _agent, ...input } = e;
+  return input;
+}
+
 /** A hook's additional context as Claude Code's result carries it: a list of strings. */
 const additionalContextOf = (answer: Readonly<Record<string, unknown>>): string | undefined =>
   contextOf({ context: answer.additionalContext });
@@ -318,9 +324,11 @@ export function createModsHooks(chain: ModsChain, options: ModsHooksOptions): Mo
   };
 
   /**
-   * `classic.PreToolUse` inside `tool.call`'s core: `e` is the settings hooks' stdin JSON, core
-   * runs them (on `e.tool_input` as the hook passed it on) and answers what they decided, as
-   * Claude Code's `PreToolUseResult` (`{ deny }`, `{ ask }`, `{ updatedInput }`, or `{}`).
+   * `classic.PreToolUse` inside `tool.call`'s core: `e` is the call as `tool.call` has it (the
+   * tool's input with `tool` and `tool_use_id`), as Claude Code 2.1.332 raises it; core runs the
+   * settings hooks on the input the hook passed on (`next({ ...e, command })`) and answers what
+   * they decided, as Claude Code's `PreToolUseResult` (`{ deny }`, `{ ask }`, `{ updatedInput }`,
+   * `{ additionalContext }`, or `{}`).
    */
   const classicPreToolUse = async (
     event: { readonly toolName: string; readonly toolCallId: string; readonly args: unknown },
@@ -329,11 +337,10 @@ export function createModsHooks(chain: ModsChain, options: ModsHooksOptions): Mo
     scope: DispatchScope,
   ): Promise<Record<string, unknown>> => {
     if (!classicTool) return {};
-    const { tool: _tool, tool_use_id: _id, agentId: _agent, ...toolInput } = input;
+    const toolInput = withoutReserved(input);
     const e = {
-      hook_event_name: 'PreToolUse',
-      tool_name: foreignToolName('claude', event.toolName),
-      tool_input: toolInput,
+      ...toolInput,
+      tool: foreignToolName('claude', event.toolName),
       tool_use_id: event.toolCallId,
     };
     const answer = await raise(
@@ -341,7 +348,7 @@ export function createModsHooks(chain: ModsChain, options: ModsHooksOptions): Mo
       e,
       context,
       async (given) => {
-        const passed = isRecord(given) && isRecord(given.tool_input) ? given.tool_input : toolInput;
+        const passed = isRecord(given) ? withoutReserved(given) : toolInput;
         const changed = JSON.stringify(passed) !== JSON.stringify(toolInput);
         const unchanged = changed ? { updatedInput: passed } : {};
         const hooks = wrapped.get('PreToolUse');
