@@ -143,6 +143,62 @@ export const register: Register = (on) => {
     expect(second).not.toContain('"text":"settings checked');
   });
 
+  it('classic.PostToolUseFailure and classic.SessionEnd wrap their settings hooks: the failure context reaches the model only as the mod returned it, and a SessionEnd hook runs only inside next', async () => {
+    const sandbox = await createSandbox();
+    const failure = await writeHookScript(
+      sandbox.project,
+      'failure.mjs',
+      `process.stdout.write(JSON.stringify({ hookSpecificOutput: { hookEventName: 'PostToolUseFailure', additionalContext: 'settings saw the failure' } }))
+`,
+    );
+    const end = await writeHookScript(
+      sandbox.project,
+      'end.mjs',
+      `import { writeFileSync } from 'node:fs'
+writeFileSync('session-end-ran.txt', 'ran')
+`,
+    );
+    await writeJson(
+      join(sandbox.project, '.hookwire', 'settings.json'),
+      settingsWith({ PostToolUseFailure: [failure], SessionEnd: [end] }),
+    );
+    const mod = await writeMod(
+      sandbox,
+      'wrapper',
+      `import type { Register } from 'claude-code'
+export const register: Register = (on) => {
+  on('classic.PostToolUseFailure', async ($, e, next) => {
+    const answer = await next(e)
+    await $.fs.write('failure-answer.json', JSON.stringify(answer))
+    return { additionalContext: ['mod read: ' + (answer.additionalContext ?? []).join(' | ')] }
+  })
+  // Answers without next: the settings SessionEnd hook never runs.
+  on('classic.SessionEnd', async ($, e) => {
+    await $.fs.write('session-end-mod.txt', String(e.reason))
+    return {}
+  })
+}
+`,
+    );
+
+    const run = await runScripted(
+      sandbox,
+      [callTool('c1', 'read_file', { path: 'missing.txt' }), say('done')],
+      { extra: pluginArgs(mod) },
+    );
+    expect(run.stderr).toBe('');
+    expect(run.code).toBe(0);
+    const answer = JSON.parse(
+      await readFile(join(sandbox.project, 'failure-answer.json'), 'utf8'),
+    ) as unknown;
+    expect(answer).toEqual({ additionalContext: ['settings saw the failure'] });
+    const second = JSON.stringify(run.requests[1]);
+    expect(second).toContain('mod read: settings saw the failure');
+    expect(second).not.toContain('"text":"settings saw the failure');
+    expect(existsSync(join(sandbox.project, 'session-end-mod.txt'))).toBe(true);
+    expect(existsSync(join(sandbox.project, 'session-end-ran.txt'))).toBe(false);
+  });
+
   it('classic.Stop wraps the settings Stop hooks: next(e) resolves to their { block }, and the mod keeps, amends or drops it', async () => {
     const sandbox = await createSandbox();
     const hook = await writeHookScript(

@@ -120,9 +120,11 @@ export interface ModsHooks {
 export const WRAPPABLE_EVENTS = [
   'PreToolUse',
   'PostToolUse',
+  'PostToolUseFailure',
   'UserPromptSubmit',
   'Stop',
   'SessionStart',
+  'SessionEnd',
 ] as const;
 export type WrappableEvent = (typeof WRAPPABLE_EVENTS)[number];
 
@@ -583,16 +585,24 @@ export function createModsHooks(chain: ModsChain, options: ModsHooksOptions): Mo
         release();
         return ObservationAction.continue();
       }
-      await raise('session.end', { reason: event.reason }, context, async () => {
-        if (chain.observes('classic.SessionEnd'))
-          await raise(
-            'classic.SessionEnd',
+      const scope: DispatchScope = { context };
+      await raise(
+        'session.end',
+        { reason: event.reason },
+        context,
+        async () => {
+          // The settings SessionEnd hooks run inside it: a mod that answers without next skips them.
+          await classic(
+            'SessionEnd',
             { hook_event_name: 'SessionEnd', reason: event.reason },
             context,
-            () => ({}),
+            scope,
+            async (hooks) => hooks.onSessionEnd?.(context, event),
           );
-        return {};
-      });
+          return {};
+        },
+        scope,
+      );
       release();
       return ObservationAction.continue();
     },
@@ -739,22 +749,33 @@ export function createModsHooks(chain: ModsChain, options: ModsHooksOptions): Mo
     },
 
     async onToolFailure(context, event) {
-      if (chain.observes('classic.PostToolUseFailure'))
-        await raise(
-          'classic.PostToolUseFailure',
-          {
-            hook_event_name: 'PostToolUseFailure',
-            tool_name: foreignToolName('claude', event.toolName),
-            tool_input: foreignToolInput('claude', event.toolName, event.args),
-            tool_use_id: event.toolCallId,
-            error: event.error,
-          },
-          context,
-          () => ({}),
-        );
+      // The settings PostToolUseFailure hooks run inside it: their context is what it answers.
+      const failureScope: DispatchScope = { context };
+      const failed = await classic(
+        'PostToolUseFailure',
+        {
+          hook_event_name: 'PostToolUseFailure',
+          tool_name: foreignToolName('claude', event.toolName),
+          tool_input: foreignToolInput('claude', event.toolName, event.args),
+          tool_use_id: event.toolCallId,
+          error: event.error,
+        },
+        context,
+        failureScope,
+        async (hooks) => hooks.onToolFailure?.(context, event),
+      );
+      if (failureScope.aborted !== undefined) {
+        pending.get(event.toolCallId)?.resolveOutcome({ deny: failureScope.aborted });
+        pending.delete(event.toolCallId);
+        return ContextAction.stop(failureScope.aborted);
+      }
+      const failedContext = joinContexts(
+        additionalContextOf(failed),
+        typeof failed.block === 'string' ? failed.block : undefined,
+      );
       const core = { ref: event.toolCallId, isError: true, result: event.error, text: event.error };
       const settled = await settle(context, event.toolCallId, core);
-      if (settled === undefined) return ContextAction.continue();
+      if (settled === undefined) return ContextAction.continue(failedContext);
       const { answer } = settled;
       if (isRecord(answer) && (answer.text !== core.text || answer.result !== core.result))
         context.report({
@@ -762,7 +783,7 @@ export function createModsHooks(chain: ModsChain, options: ModsHooksOptions): Mo
           text: `a mod rewrote the failure of ${event.toolName} (${event.toolCallId}); hookwire cannot rewrite a failed call's error, only add context`,
           event: 'toolFailure',
         });
-      return ContextAction.continue(contextOf(answer));
+      return ContextAction.continue(joinContexts(failedContext, contextOf(answer)));
     },
   };
 
