@@ -70,20 +70,25 @@ const FENCE_FILES = {
 const readRecord = async (file: string): Promise<Record<string, unknown>> =>
   JSON.parse(await readFile(file, 'utf8')) as Record<string, unknown>;
 
+/** The fence mod in a sandbox whose project holds keep.txt, and `commands` run as shell calls. */
+async function runFence(turnOff: boolean, commands: readonly string[]) {
+  const sandbox = await createSandbox();
+  const mod = await writeMod(sandbox, 'fence', fenceMod(turnOff), {}, FENCE_FILES);
+  await writeFile(join(sandbox.project, 'keep.txt'), 'keep');
+  const run = await runToolCalls(
+    sandbox,
+    commands.map((command) => ['shell', { command }] as [string, unknown]),
+    pluginArgs(mod),
+  );
+  return { sandbox, ...run };
+}
+
 describe('published mod shapes in hookwire run --plugin-dir', () => {
   it('a guard with extensionless imports and a toggle command loads and guards: ./rules is rules.ts, ./policy is policy/index.ts', async () => {
-    const sandbox = await createSandbox();
-    const mod = await writeMod(sandbox, 'fence', fenceMod(false), {}, FENCE_FILES);
-    await writeFile(join(sandbox.project, 'keep.txt'), 'keep');
-
-    const { results, code, stderr } = await runToolCalls(
-      sandbox,
-      [
-        ['shell', { command: 'rm keep.txt' }],
-        ['shell', { command: 'echo fine > fine.txt' }],
-      ],
-      pluginArgs(mod),
-    );
+    const { sandbox, results, code, stderr } = await runFence(false, [
+      'rm keep.txt',
+      'echo fine > fine.txt',
+    ]);
 
     expect(stderr).toBe('');
     expect(code).toBe(0);
@@ -101,15 +106,7 @@ describe('published mod shapes in hookwire run --plugin-dir', () => {
   });
 
   it('$.command.run raises command.run through the mod: its hook updates the $.state atom, and the guard reads it off', async () => {
-    const sandbox = await createSandbox();
-    const mod = await writeMod(sandbox, 'fence', fenceMod(true), {}, FENCE_FILES);
-    await writeFile(join(sandbox.project, 'keep.txt'), 'keep');
-
-    const { results, code, stderr } = await runToolCalls(
-      sandbox,
-      [['shell', { command: 'rm keep.txt' }]],
-      pluginArgs(mod),
-    );
+    const { sandbox, results, code, stderr } = await runFence(true, ['rm keep.txt']);
 
     expect(stderr).toBe('');
     expect(code).toBe(0);

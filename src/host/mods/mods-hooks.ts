@@ -683,37 +683,66 @@ export function createModsHooks(chain: ModsChain, options: ModsHooksOptions): Mo
     return { answer: await call.answer, call };
   };
 
+  /**
+   * `classic.PostToolUse` / `classic.PostToolUseFailure` of a call that ran: `e` is the settings
+   * hooks' stdin JSON (`fields` adds the response or the error). Answers what the mod answered and
+   * its context (a `block` reason is context, as in Claude Code), or `stopped` when a wrapped hook
+   * ended the run: then the call's `tool.call` hooks still waiting in core see it end refused.
+   */
+  const classicAfterTool = async (
+    name: 'PostToolUse' | 'PostToolUseFailure',
+    call: { readonly toolName: string; readonly toolCallId: string; readonly args: unknown },
+    fields: Readonly<Record<string, unknown>>,
+    context: HookContext,
+    run: (hooks: AgentHook) => Promise<unknown>,
+  ): Promise<
+    | { readonly answer: Readonly<Record<string, unknown>>; readonly context: string | undefined }
+    | { readonly stopped: string }
+  > => {
+    const scope: DispatchScope = { context };
+    const answer = await classic(
+      name,
+      {
+        hook_event_name: name,
+        tool_name: foreignToolName('claude', call.toolName),
+        tool_input: foreignToolInput('claude', call.toolName, call.args),
+        tool_use_id: call.toolCallId,
+        ...fields,
+      },
+      context,
+      scope,
+      run,
+    );
+    if (scope.aborted !== undefined) {
+      pending.get(call.toolCallId)?.resolveOutcome({ deny: scope.aborted });
+      pending.delete(call.toolCallId);
+      return { stopped: scope.aborted };
+    }
+    return {
+      answer,
+      context: joinContexts(
+        additionalContextOf(answer),
+        typeof answer.block === 'string' ? answer.block : undefined,
+      ),
+    };
+  };
+
   const inner: AgentHook = {
     name: 'mods (after the tool)',
     observes: (kind) => innerKinds.has(kind),
 
     async onToolResult(context, event) {
-      const postScope: DispatchScope = { context };
-      const post = await classic(
+      const raised = await classicAfterTool(
         'PostToolUse',
-        {
-          hook_event_name: 'PostToolUse',
-          tool_name: foreignToolName('claude', event.toolName),
-          tool_input: foreignToolInput('claude', event.toolName, event.args),
-          tool_use_id: event.toolCallId,
-          tool_response: event.presentation,
-        },
+        event,
+        { tool_response: event.presentation },
         context,
-        postScope,
         async (hooks) => hooks.onToolResult?.(context, event),
       );
-      if (postScope.aborted !== undefined) {
-        // The call's tool.call hooks still waiting in core see it end refused.
-        pending.get(event.toolCallId)?.resolveOutcome({ deny: postScope.aborted });
-        pending.delete(event.toolCallId);
-        return ToolResultAction.stop(postScope.aborted);
-      }
+      if ('stopped' in raised) return ToolResultAction.stop(raised.stopped);
       // What classic.PostToolUse answered: context (a `block` reason is one, as in Claude Code)
       // and a rewrite of what the model sees, which tool.call's hooks then see as core's result.
-      const postContext = joinContexts(
-        additionalContextOf(post),
-        typeof post.block === 'string' ? post.block : undefined,
-      );
+      const { answer: post, context: postContext } = raised;
       const updated = event.skipped
         ? undefined
         : updatedOutputOf(post, foreignToolName('claude', event.toolName));
@@ -750,29 +779,15 @@ export function createModsHooks(chain: ModsChain, options: ModsHooksOptions): Mo
 
     async onToolFailure(context, event) {
       // The settings PostToolUseFailure hooks run inside it: their context is what it answers.
-      const failureScope: DispatchScope = { context };
-      const failed = await classic(
+      const raised = await classicAfterTool(
         'PostToolUseFailure',
-        {
-          hook_event_name: 'PostToolUseFailure',
-          tool_name: foreignToolName('claude', event.toolName),
-          tool_input: foreignToolInput('claude', event.toolName, event.args),
-          tool_use_id: event.toolCallId,
-          error: event.error,
-        },
+        event,
+        { error: event.error },
         context,
-        failureScope,
         async (hooks) => hooks.onToolFailure?.(context, event),
       );
-      if (failureScope.aborted !== undefined) {
-        pending.get(event.toolCallId)?.resolveOutcome({ deny: failureScope.aborted });
-        pending.delete(event.toolCallId);
-        return ContextAction.stop(failureScope.aborted);
-      }
-      const failedContext = joinContexts(
-        additionalContextOf(failed),
-        typeof failed.block === 'string' ? failed.block : undefined,
-      );
+      if ('stopped' in raised) return ContextAction.stop(raised.stopped);
+      const failedContext = raised.context;
       const core = { ref: event.toolCallId, isError: true, result: event.error, text: event.error };
       const settled = await settle(context, event.toolCallId, core);
       if (settled === undefined) return ContextAction.continue(failedContext);
