@@ -45,13 +45,14 @@ process.exit(2)
 export const register: Register = (on) => {
   const seen: string[] = []
   on('classic.PreToolUse', async ($, e, next) => {
-    const command = String(e.tool_input.command)
+    // e is the call as tool.call has it (Claude Code 2.1.332): the input, tool and tool_use_id.
+    const command = String(e.command)
     // An echo is passed on as a printf, so the settings hook judges the rewritten input.
-    const passed = command.startsWith('echo ') ? { ...e, tool_input: { ...e.tool_input, command: 'printf ok > ok.txt' } } : e
+    const passed = command.startsWith('echo ') ? { ...e, command: 'printf ok > ok.txt' } : e
     const answer = await next(passed)
-    seen.push(e.tool_name + ' ' + command + ' -> ' + JSON.stringify(answer))
+    seen.push(e.tool + ' ' + command + ' -> ' + JSON.stringify(answer))
     await $.fs.write('classic.log', seen.join('\\n') + '\\n')
-    return command.startsWith('echo ') ? { updatedInput: passed.tool_input } : answer
+    return command.startsWith('echo ') ? { updatedInput: { command: passed.command } } : answer
   })
 }
 `,
@@ -140,6 +141,62 @@ export const register: Register = (on) => {
     const second = JSON.stringify(run.requests[1]);
     expect(second).toContain('mod read: settings checked read_file');
     expect(second).not.toContain('"text":"settings checked');
+  });
+
+  it('classic.PostToolUseFailure and classic.SessionEnd wrap their settings hooks: the failure context reaches the model only as the mod returned it, and a SessionEnd hook runs only inside next', async () => {
+    const sandbox = await createSandbox();
+    const failure = await writeHookScript(
+      sandbox.project,
+      'failure.mjs',
+      `process.stdout.write(JSON.stringify({ hookSpecificOutput: { hookEventName: 'PostToolUseFailure', additionalContext: 'settings saw the failure' } }))
+`,
+    );
+    const end = await writeHookScript(
+      sandbox.project,
+      'end.mjs',
+      `import { writeFileSync } from 'node:fs'
+writeFileSync('session-end-ran.txt', 'ran')
+`,
+    );
+    await writeJson(
+      join(sandbox.project, '.hookwire', 'settings.json'),
+      settingsWith({ PostToolUseFailure: [failure], SessionEnd: [end] }),
+    );
+    const mod = await writeMod(
+      sandbox,
+      'wrapper',
+      `import type { Register } from 'claude-code'
+export const register: Register = (on) => {
+  on('classic.PostToolUseFailure', async ($, e, next) => {
+    const answer = await next(e)
+    await $.fs.write('failure-answer.json', JSON.stringify(answer))
+    return { additionalContext: ['mod read: ' + (answer.additionalContext ?? []).join(' | ')] }
+  })
+  // Answers without next: the settings SessionEnd hook never runs.
+  on('classic.SessionEnd', async ($, e) => {
+    await $.fs.write('session-end-mod.txt', String(e.reason))
+    return {}
+  })
+}
+`,
+    );
+
+    const run = await runScripted(
+      sandbox,
+      [callTool('c1', 'read_file', { path: 'missing.txt' }), say('done')],
+      { extra: pluginArgs(mod) },
+    );
+    expect(run.stderr).toBe('');
+    expect(run.code).toBe(0);
+    const answer = JSON.parse(
+      await readFile(join(sandbox.project, 'failure-answer.json'), 'utf8'),
+    ) as unknown;
+    expect(answer).toEqual({ additionalContext: ['settings saw the failure'] });
+    const second = JSON.stringify(run.requests[1]);
+    expect(second).toContain('mod read: settings saw the failure');
+    expect(second).not.toContain('"text":"settings saw the failure');
+    expect(existsSync(join(sandbox.project, 'session-end-mod.txt'))).toBe(true);
+    expect(existsSync(join(sandbox.project, 'session-end-ran.txt'))).toBe(false);
   });
 
   it('classic.Stop wraps the settings Stop hooks: next(e) resolves to their { block }, and the mod keeps, amends or drops it', async () => {

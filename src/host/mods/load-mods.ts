@@ -11,6 +11,7 @@ import { join, resolve } from 'node:path';
 import { HookwireError } from '../../content/hookwire-error.ts';
 import { ModWorkerHost, type ModWorkerHostOptions } from './mod-worker-host.ts';
 import type { LoadedMod, ModTier } from './mods-chain.ts';
+import { resolveModImport } from './resolve-import.ts';
 import { refusalOf, scanMod } from './scan-mod.ts';
 
 /**
@@ -106,7 +107,10 @@ export async function modulesOf(root: string): Promise<readonly string[]> {
       'mods_invalid',
       `${file}: "modules" must be an array of module paths relative to hooks/ (e.g. ["./register.ts"])`,
     );
-  return hooks.modules.map((entry: string) => resolve(root, 'hooks', entry));
+  // An entry resolves as an import written in hooks/ does (`./register` finds `register.ts`).
+  return hooks.modules.map(
+    (entry: string) => resolveModImport(file, entry) ?? resolve(root, 'hooks', entry),
+  );
 }
 
 /** `userConfig` defaults of the manifest, overridden by the plugin's `pluginConfigs` options. */

@@ -20,13 +20,20 @@
  * - `http.fetch(url, init?)`: `{ status, ok, headers, text }`, the body cut at 4 MiB.
  * - `turn.abort(reason?)`: the event being handled answers `stop`, so the run ends after it.
  * - `store.get|set|delete|keys`: a JSON file per plugin under `~/.hookwire/mods/store/`, 4 MiB.
+ * - `state.get|set`: named values held for the session (`{ value, version }`, a write only to the
+ *   plugin's own values, `ifVersion` for a conditional one); the `claude-code` helpers `atom`,
+ *   `read`, `update`, `derive`, `memberOf` run over them in the worker.
+ * - `command.register|list|run`: as under `claude -p`, a registered command is listed and runs
+ *   only when asked: `$.command.run` raises `command.run` through the mods (the chain builds the
+ *   event), and this is its core, for a command no hook answered. Nobody types a slash command
+ *   in a hookwire run, so nothing else raises it.
  */
 import { mkdir, readdir, readFile, realpath, rename, stat, writeFile } from 'node:fs/promises';
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import type { LanguageModel, Message } from '../../content/index.ts';
 import { historyOf, readTranscript } from '../../loop/transcript.ts';
 import type { CommandRunner } from '../../supervision/index.ts';
-import type { CapabilityCore, DispatchScope, LoadedMod } from './mods-chain.ts';
+import { isRecord, type CapabilityCore, type DispatchScope, type LoadedMod } from './mods-chain.ts';
 
 /** Every `$` method hookwire serves, as `noun.method`. */
 export const SERVED_CAPABILITIES: ReadonlySet<string> = new Set([
@@ -59,6 +66,11 @@ export const SERVED_CAPABILITIES: ReadonlySet<string> = new Set([
   'store.delete',
   'store.keys',
   'turn.abort',
+  'state.get',
+  'state.set',
+  'command.register',
+  'command.list',
+  'command.run',
 ]);
 
 /** Claude Code's limit on one `$.fs` file and on a plugin's `$.store`. */
@@ -238,6 +250,17 @@ export function createCapabilityCore(options: CapabilityOptions): CapabilityCore
     await writeFile(temporary, body);
     await rename(temporary, file);
   };
+
+  // `$.state`: the session's named values, each with a version (0 while never written).
+  const state = new Map<string, { value: unknown; version: number }>();
+  const stateKey = (given: unknown, what: string): { key: string; plugin: string } => {
+    if (!isRecord(given) || typeof given.plugin !== 'string' || typeof given.key !== 'string')
+      throw new Error(`${what}: ref is { plugin, key, id? }`);
+    const id = typeof given.id === 'string' || typeof given.id === 'number' ? given.id : undefined;
+    return { key: JSON.stringify([given.plugin, given.key, id]), plugin: given.plugin };
+  };
+  // `$.command.register`: the session's commands, by name.
+  const commands = new Map<string, Record<string, unknown>>();
 
   const complete = async (request: unknown, signal: AbortSignal): Promise<string> => {
     if (typeof request !== 'object' || request === null)
@@ -447,6 +470,52 @@ export function createCapabilityCore(options: CapabilityOptions): CapabilityCore
           headers: Object.fromEntries(response.headers.entries()),
           text: body.length > FILE_LIMIT_BYTES ? body.slice(0, FILE_LIMIT_BYTES) : body,
         };
+      }
+      case 'state.get': {
+        const entry = state.get(stateKey(args[0], '$.state.get(ref)').key);
+        return { value: entry?.value, version: entry?.version ?? 0 };
+      }
+      case 'state.set': {
+        const { key, plugin } = stateKey(args[0], '$.state.set(ref, value)');
+        if (plugin !== mod.name)
+          throw new Error(
+            `$.state.set: ${plugin}'s values are its own (${mod.name} may hook its state.set instead)`,
+          );
+        if (args[1] === undefined) throw new Error('$.state.set: the value is never undefined');
+        const value: unknown = JSON.parse(jsonText(args[1]));
+        const current = state.get(key)?.version ?? 0;
+        const options = isRecord(args[2]) ? args[2] : {};
+        if (typeof options.ifVersion === 'number' && options.ifVersion !== current)
+          return { isSet: false, version: current };
+        state.set(key, { value, version: current + 1 });
+        return { isSet: true, version: current + 1 };
+      }
+      case 'command.register': {
+        const spec = isRecord(args[0]) ? args[0] : {};
+        const command = spec.name;
+        if (typeof command !== 'string' || !/^[A-Za-z0-9_-]{1,64}$/.test(command))
+          throw new Error(
+            '$.command.register(command): name is 1 to 64 letters, digits, _ or - (no slash)',
+          );
+        commands.set(command, {
+          name: command,
+          description: typeof spec.description === 'string' ? spec.description : '',
+          source: 'plugin',
+          plugin: mod.name,
+        });
+        return { command };
+      }
+      case 'command.list':
+        return [...commands.values()];
+      case 'command.run': {
+        // The core of `command.run` (ModsChain raised the event): no hook answered it.
+        const input = isRecord(args[0]) ? args[0] : {};
+        const command = typeof input.command === 'string' ? input.command : '';
+        if (!commands.has(command))
+          throw new Error(
+            `$.command.run: no command /${command} (hookwire has no built-in commands; a mod registers one with $.command.register)`,
+          );
+        return { text: `/${command}: no hook answered the command` };
       }
       case 'store.get':
         return inStore(mod, (store) => store[stringArgument(args, 0, '$.store.get(key): key')]);

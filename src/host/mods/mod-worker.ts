@@ -17,6 +17,7 @@ import { registerHooks } from 'node:module';
 import { isAbsolute, relative, sep } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parentPort, workerData } from 'node:worker_threads';
+import { isRelativeSpecifier, resolveModImport } from './resolve-import.ts';
 import type {
   HostMessage,
   ModWorkerData,
@@ -32,13 +33,32 @@ const post = (message: WorkerMessage): void => {
 };
 
 // What `import … from 'claude-code'` gets at run time: the declarations' one runtime constant,
-// and the `$.state` helpers, which hookwire does not provide (the static scan refuses `$.state`).
+// and the `$.state` helpers (`atom`, `read`, `update`, `derive`, `memberOf`), which run here in
+// the mod's environment over `$.state.get` / `$.state.set`, as in Claude Code: a function does
+// not cross to the host, so `update`'s read-change-write loop is the plugin's own.
 const SHIM_URL = 'hookwire-mods:claude-code';
-const SHIM_SOURCE = [
-  "export const TIERS = Object.freeze(['prepend', 'user', 'append', 'builtin', 'core']);",
-  'const missing = (name) => () => { throw new Error(`claude-code ${name}: $.state is not provided by hookwire`) };',
-  "export const atom = missing('atom'), read = missing('read'), update = missing('update'), derive = missing('derive'), memberOf = missing('memberOf');",
-].join('\n');
+const SHIM_SOURCE = `
+export const TIERS = Object.freeze(['prepend', 'user', 'append', 'builtin', 'core']);
+const isAtom = (target) => typeof target === 'object' && target !== null && 'ref' in target && 'initial' in target;
+const isDerived = (target) => typeof target === 'object' && target !== null && Array.isArray(target.sources) && typeof target.compute === 'function';
+export const atom = (ref, initial, options) => Object.freeze({ ref: Object.freeze({ ...ref }), initial, ...(options?.shape === undefined ? {} : { shape: options.shape }) });
+export const memberOf = (target, id) => isAtom(target) ? Object.freeze({ ...target, ref: Object.freeze({ ...target.ref, id }) }) : Object.freeze({ ...target, id });
+export const derive = (sources, compute) => Object.freeze({ sources: Object.freeze([...sources]), compute });
+export async function read($, target) {
+  if (isDerived(target)) return target.compute(...(await Promise.all(target.sources.map((source) => read($, source)))));
+  if (isAtom(target)) { const { value } = await $.state.get(target.ref); return value === undefined ? target.initial : value; }
+  return (await $.state.get(target)).value;
+}
+export async function update($, target, change) {
+  const ref = isAtom(target) ? target.ref : target;
+  for (let attempt = 0; attempt < 100; attempt++) {
+    const { value, version } = await $.state.get(ref);
+    const next = change(isAtom(target) && value === undefined ? target.initial : value);
+    if ((await $.state.set(ref, next, { ifVersion: version })).isSet) return next;
+  }
+  throw new Error('update: the value kept moving under 100 attempts');
+}
+`;
 
 const inside = (root: string, path: string): boolean => {
   const rel = relative(root, path);
@@ -57,16 +77,21 @@ registerHooks({
       return nextResolve(specifier, context);
     const parentPath = fileURLToPath(parent);
     if (!inside(data.root, parentPath)) return nextResolve(specifier, context);
-    if (!specifier.startsWith('./') && !specifier.startsWith('../'))
+    if (!isRelativeSpecifier(specifier))
       throw new Error(
         `${relative(data.root, parentPath)} imports "${specifier}": a mod imports only its own plugin's files and types from 'claude-code' (no Node, no packages)`,
       );
-    const resolved = nextResolve(specifier, context);
-    if (resolved.url.startsWith('file:') && !inside(data.root, fileURLToPath(resolved.url)))
+    // Claude Code's resolution (resolve-import.ts): `./rules` finds `rules.ts`, `rules/index.ts`…
+    const file = resolveModImport(parentPath, specifier);
+    if (file === undefined)
+      throw new Error(
+        `cannot import "${specifier}" (from ${relative(data.root, parentPath)}): no such file under ${data.root}`,
+      );
+    if (!inside(data.root, file))
       throw new Error(
         `${relative(data.root, parentPath)} imports "${specifier}", which is outside the plugin`,
       );
-    return resolved;
+    return { url: pathToFileURL(file).href, shortCircuit: true };
   },
   load(url, context, nextLoad) {
     if (url === SHIM_URL) return { format: 'module', source: SHIM_SOURCE, shortCircuit: true };

@@ -361,7 +361,7 @@ describe('loading mods', () => {
       name: 'ui-mod',
       source: `export const register = (on) => {
   on('ui.render', ($, e, next) => next(e))
-  on('command.run', async ($, e, next) => { await $.ui.open({}); await $.command.register({}); return next(e) })
+  on('config.set', async ($, e, next) => { await $.ui.open({}); await $.command.register({ name: 'x' }); return next(e) })
   on('tool.call', async ($, e, next) => { await $.ui.log('fine'); return next(e) })
 }`,
     });
@@ -378,11 +378,11 @@ describe('loading mods', () => {
     );
     expect(refusal).toBeInstanceOf(ModsRefusedError);
     const message = (refusal as Error).message;
-    expect(message).toContain('events hookwire does not raise: ui.render, command.run');
-    expect(message).toContain(
-      'capabilities hookwire does not provide: $.ui.open, $.command.register',
-    );
+    expect(message).toContain('events hookwire does not raise: ui.render, config.set');
+    expect(message).toContain('capabilities hookwire does not provide: $.ui.open');
+    // Served headless, as under claude -p (decision 0037): not named.
     expect(message).not.toContain('$.ui.log');
+    expect(message).not.toContain('$.command.register');
 
     const partial = await loadMods(plugins, { settings: NO_MODS_SETTINGS, partial: true });
     onTestFinished(async () => {

@@ -79,7 +79,7 @@ export const ENGINE_ORIGIN: DispatchOrigin = Object.freeze({ plugin: 'engine', t
 
 const RESERVED = ['tool', 'tool_use_id', 'agentId'] as const;
 
-const isRecord = (value: unknown): value is Readonly<Record<string, unknown>> =>
+export const isRecord = (value: unknown): value is Readonly<Record<string, unknown>> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** Whether `pattern` (`x`, `ns.*`, `*`, `!x`) takes event `event`. */
@@ -172,11 +172,13 @@ export class ModsChain {
     origin: DispatchOrigin,
     core: (e: unknown) => Promise<unknown>,
     scope: DispatchScope,
+    /** The origin mod's own hooks see it too (only the calling hook is skipped, by its pattern). */
+    ownHooks = false,
   ): Promise<unknown> {
     const links = this.#links.filter(
       (link) =>
         patternMatches(link.registration.pattern, event) &&
-        link.mod.name !== (origin === ENGINE_ORIGIN ? undefined : origin.plugin),
+        (ownHooks || link.mod.name !== (origin === ENGINE_ORIGIN ? undefined : origin.plugin)),
     );
     const run = (from: number, input: unknown): Promise<unknown> => {
       for (let index = from; index < links.length; index++) {
@@ -298,6 +300,7 @@ export class ModsChain {
   ): Promise<unknown> {
     const event = `${noun}.${method}`;
     const origin: DispatchOrigin = { plugin: mod.name, tier: mod.tier };
+    if (event === 'command.run') return this.#commandRun(mod, origin, args, scope, signal);
     if (!this.observes(event)) return this.#capability(mod, noun, method, args, scope, signal);
     // Core answers `{ value }`; a hook answers `next(e)`, `{ deny }` (the call rejects) or `{ value }`.
     return this.dispatch(
@@ -316,6 +319,36 @@ export class ModsChain {
       if (isRecord(answer) && 'value' in answer) return answer.value;
       throw new Error(`$.${event}: a hook answered neither { value } nor { deny }`);
     });
+  }
+
+  /**
+   * `$.command.run({ command, args })`: the event `command.run` as Claude Code raises it for a
+   * plugin (`origin: { kind: 'plugin', name }`, a headless `presentation`), through every hook,
+   * the calling plugin's own `command.run` hooks included (Claude Code skips only the calling
+   * hook, which hooks another event); core answers a command no hook answered.
+   */
+  #commandRun(
+    mod: LoadedMod,
+    origin: DispatchOrigin,
+    args: readonly unknown[],
+    scope: DispatchScope,
+    signal: AbortSignal | undefined,
+  ): Promise<unknown> {
+    const given = isRecord(args[0]) ? args[0] : {};
+    const e = {
+      command: typeof given.command === 'string' ? given.command.replace(/^\//, '') : '',
+      args: typeof given.args === 'string' ? given.args : '',
+      origin: { kind: 'plugin', name: mod.name },
+      presentation: { isFullscreen: false, columns: 80 },
+    };
+    return this.dispatch(
+      'command.run',
+      e,
+      origin,
+      (input) => this.#capability(mod, 'command', 'run', [input], scope, signal),
+      scope,
+      true,
+    );
   }
 }
 

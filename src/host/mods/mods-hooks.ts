@@ -120,11 +120,53 @@ export interface ModsHooks {
 export const WRAPPABLE_EVENTS = [
   'PreToolUse',
   'PostToolUse',
+  'PostToolUseFailure',
   'UserPromptSubmit',
   'Stop',
   'SessionStart',
+  'SessionEnd',
 ] as const;
 export type WrappableEvent = (typeof WRAPPABLE_EVENTS)[number];
+
+/**
+ * Where a PostToolUse answer replaces what the model sees: `updatedToolOutput` for every tool,
+ * `updatedMCPToolOutput` only for an MCP tool (`mcp__…`), as Claude Code reads them (2.1.332
+ * ignores `updatedMCPToolOutput` for `Bash`).
+ */
+const outputField = (toolName: unknown): 'updatedToolOutput' | 'updatedMCPToolOutput' =>
+  typeof toolName === 'string' && toolName.startsWith('mcp__')
+    ? 'updatedMCPToolOutput'
+    : 'updatedToolOutput';
+
+/**
+ * The replacement output a `classic.PostToolUse` answer carries, or `undefined`: its
+ * `updatedToolOutput` (`updatedMCPToolOutput` for an MCP tool). A `Bash` response object
+ * (`{ stdout, stderr, … }`) stands for its text, as Claude Code shows the model.
+ */
+function updatedOutputOf(
+  post: Readonly<Record<string, unknown>>,
+  toolName: string,
+): { readonly output: unknown } | undefined {
+  const field =
+    'updatedToolOutput' in post
+      ? 'updatedToolOutput'
+      : outputField(toolName) === 'updatedMCPToolOutput' && 'updatedMCPToolOutput' in post
+        ? 'updatedMCPToolOutput'
+        : undefined;
+  if (field === undefined) return undefined;
+  const output = post[field];
+  if (isRecord(output) && typeof output.stdout === 'string') {
+    const stderr = typeof output.stderr === 'string' && output.stderr !== '' ? output.stderr : '';
+    return { output: stderr === '' ? output.stdout : `${output.stdout}\n${stderr}` };
+  }
+  return { output };
+}
+
+/** A call's input without the fields `tool.call` adds (`tool`, `tool_use_id`, `agentId`). */
+function withoutReserved(e: Readonly<Record<string, unknown>>): Record<string, unknown> {
+  const { tool: _tool, tool_use_id: _id, agentId: _agent, ...input } = e;
+  return input;
+}
 
 /** A hook's additional context as Claude Code's result carries it: a list of strings. */
 const additionalContextOf = (answer: Readonly<Record<string, unknown>>): string | undefined =>
@@ -133,10 +175,14 @@ const additionalContextOf = (answer: Readonly<Record<string, unknown>>): string 
 /**
  * What the wrapped settings hooks decided (one hookwire action, their stack's combined answer)
  * as a `classic.<Event>` result in Claude Code's names: `{ deny }`, `{ ask }`, `{ block }` (a Stop
- * hook sends the agent back), `{ additionalContext: [..] }`, `{ updatedMCPToolOutput }` (a
- * PostToolUse rewrite). A `stop` marks the dispatch's scope, as `$.turn.abort` does.
+ * hook sends the agent back), `{ additionalContext: [..] }`, `{ updatedToolOutput }` (a
+ * PostToolUse rewrite; `updatedMCPToolOutput` for an MCP tool). A `stop` marks the dispatch's scope, as `$.turn.abort` does.
  */
-function classicResult(action: unknown, scope: DispatchScope): Record<string, unknown> {
+function classicResult(
+  action: unknown,
+  scope: DispatchScope,
+  e: Readonly<Record<string, unknown>>,
+): Record<string, unknown> {
   if (!isRecord(action)) return {};
   const reason = typeof action.reason === 'string' ? action.reason : '';
   const context =
@@ -153,7 +199,7 @@ function classicResult(action: unknown, scope: DispatchScope): Record<string, un
       return { block: reason };
     case 'rewrite':
       return 'presentation' in action
-        ? { ...context, updatedMCPToolOutput: action.presentation }
+        ? { ...context, [outputField(e.tool_name)]: action.presentation }
         : context;
     default:
       return context;
@@ -271,7 +317,8 @@ export function createModsHooks(chain: ModsChain, options: ModsHooksOptions): Mo
       async (given) => {
         const hooks = wrapped.get(event);
         if (hooks === undefined) return {};
-        return classicResult(await run(hooks, isRecord(given) ? given : e), scope);
+        const passed = isRecord(given) ? given : e;
+        return classicResult(await run(hooks, passed), scope, passed);
       },
       scope,
     );
@@ -279,9 +326,11 @@ export function createModsHooks(chain: ModsChain, options: ModsHooksOptions): Mo
   };
 
   /**
-   * `classic.PreToolUse` inside `tool.call`'s core: `e` is the settings hooks' stdin JSON, core
-   * runs them (on `e.tool_input` as the hook passed it on) and answers what they decided, as
-   * Claude Code's `PreToolUseResult` (`{ deny }`, `{ ask }`, `{ updatedInput }`, or `{}`).
+   * `classic.PreToolUse` inside `tool.call`'s core: `e` is the call as `tool.call` has it (the
+   * tool's input with `tool` and `tool_use_id`), as Claude Code 2.1.332 raises it; core runs the
+   * settings hooks on the input the hook passed on (`next({ ...e, command })`) and answers what
+   * they decided, as Claude Code's `PreToolUseResult` (`{ deny }`, `{ ask }`, `{ updatedInput }`,
+   * `{ additionalContext }`, or `{}`).
    */
   const classicPreToolUse = async (
     event: { readonly toolName: string; readonly toolCallId: string; readonly args: unknown },
@@ -290,11 +339,10 @@ export function createModsHooks(chain: ModsChain, options: ModsHooksOptions): Mo
     scope: DispatchScope,
   ): Promise<Record<string, unknown>> => {
     if (!classicTool) return {};
-    const { tool: _tool, tool_use_id: _id, agentId: _agent, ...toolInput } = input;
+    const toolInput = withoutReserved(input);
     const e = {
-      hook_event_name: 'PreToolUse',
-      tool_name: foreignToolName('claude', event.toolName),
-      tool_input: toolInput,
+      ...toolInput,
+      tool: foreignToolName('claude', event.toolName),
       tool_use_id: event.toolCallId,
     };
     const answer = await raise(
@@ -302,7 +350,7 @@ export function createModsHooks(chain: ModsChain, options: ModsHooksOptions): Mo
       e,
       context,
       async (given) => {
-        const passed = isRecord(given) && isRecord(given.tool_input) ? given.tool_input : toolInput;
+        const passed = isRecord(given) ? withoutReserved(given) : toolInput;
         const changed = JSON.stringify(passed) !== JSON.stringify(toolInput);
         const unchanged = changed ? { updatedInput: passed } : {};
         const hooks = wrapped.get('PreToolUse');
@@ -537,16 +585,24 @@ export function createModsHooks(chain: ModsChain, options: ModsHooksOptions): Mo
         release();
         return ObservationAction.continue();
       }
-      await raise('session.end', { reason: event.reason }, context, async () => {
-        if (chain.observes('classic.SessionEnd'))
-          await raise(
-            'classic.SessionEnd',
+      const scope: DispatchScope = { context };
+      await raise(
+        'session.end',
+        { reason: event.reason },
+        context,
+        async () => {
+          // The settings SessionEnd hooks run inside it: a mod that answers without next skips them.
+          await classic(
+            'SessionEnd',
             { hook_event_name: 'SessionEnd', reason: event.reason },
             context,
-            () => ({}),
+            scope,
+            async (hooks) => hooks.onSessionEnd?.(context, event),
           );
-        return {};
-      });
+          return {};
+        },
+        scope,
+      );
       release();
       return ObservationAction.continue();
     },
@@ -627,41 +683,70 @@ export function createModsHooks(chain: ModsChain, options: ModsHooksOptions): Mo
     return { answer: await call.answer, call };
   };
 
+  /**
+   * `classic.PostToolUse` / `classic.PostToolUseFailure` of a call that ran: `e` is the settings
+   * hooks' stdin JSON (`fields` adds the response or the error). Answers what the mod answered and
+   * its context (a `block` reason is context, as in Claude Code), or `stopped` when a wrapped hook
+   * ended the run: then the call's `tool.call` hooks still waiting in core see it end refused.
+   */
+  const classicAfterTool = async (
+    name: 'PostToolUse' | 'PostToolUseFailure',
+    call: { readonly toolName: string; readonly toolCallId: string; readonly args: unknown },
+    fields: Readonly<Record<string, unknown>>,
+    context: HookContext,
+    run: (hooks: AgentHook) => Promise<unknown>,
+  ): Promise<
+    | { readonly answer: Readonly<Record<string, unknown>>; readonly context: string | undefined }
+    | { readonly stopped: string }
+  > => {
+    const scope: DispatchScope = { context };
+    const answer = await classic(
+      name,
+      {
+        hook_event_name: name,
+        tool_name: foreignToolName('claude', call.toolName),
+        tool_input: foreignToolInput('claude', call.toolName, call.args),
+        tool_use_id: call.toolCallId,
+        ...fields,
+      },
+      context,
+      scope,
+      run,
+    );
+    if (scope.aborted !== undefined) {
+      pending.get(call.toolCallId)?.resolveOutcome({ deny: scope.aborted });
+      pending.delete(call.toolCallId);
+      return { stopped: scope.aborted };
+    }
+    return {
+      answer,
+      context: joinContexts(
+        additionalContextOf(answer),
+        typeof answer.block === 'string' ? answer.block : undefined,
+      ),
+    };
+  };
+
   const inner: AgentHook = {
     name: 'mods (after the tool)',
     observes: (kind) => innerKinds.has(kind),
 
     async onToolResult(context, event) {
-      const postScope: DispatchScope = { context };
-      const post = await classic(
+      const raised = await classicAfterTool(
         'PostToolUse',
-        {
-          hook_event_name: 'PostToolUse',
-          tool_name: foreignToolName('claude', event.toolName),
-          tool_input: foreignToolInput('claude', event.toolName, event.args),
-          tool_use_id: event.toolCallId,
-          tool_response: event.presentation,
-        },
+        event,
+        { tool_response: event.presentation },
         context,
-        postScope,
         async (hooks) => hooks.onToolResult?.(context, event),
       );
-      if (postScope.aborted !== undefined) {
-        // The call's tool.call hooks still waiting in core see it end refused.
-        pending.get(event.toolCallId)?.resolveOutcome({ deny: postScope.aborted });
-        pending.delete(event.toolCallId);
-        return ToolResultAction.stop(postScope.aborted);
-      }
+      if ('stopped' in raised) return ToolResultAction.stop(raised.stopped);
       // What classic.PostToolUse answered: context (a `block` reason is one, as in Claude Code)
       // and a rewrite of what the model sees, which tool.call's hooks then see as core's result.
-      const postContext = joinContexts(
-        additionalContextOf(post),
-        typeof post.block === 'string' ? post.block : undefined,
-      );
-      const presentation =
-        'updatedMCPToolOutput' in post && !event.skipped
-          ? post.updatedMCPToolOutput
-          : event.presentation;
+      const { answer: post, context: postContext } = raised;
+      const updated = event.skipped
+        ? undefined
+        : updatedOutputOf(post, foreignToolName('claude', event.toolName));
+      const presentation = updated === undefined ? event.presentation : updated.output;
       const keep = (added: string | undefined): ToolResultAction =>
         presentation === event.presentation
           ? ToolResultAction.keep(joinContexts(postContext, added))
@@ -693,22 +778,19 @@ export function createModsHooks(chain: ModsChain, options: ModsHooksOptions): Mo
     },
 
     async onToolFailure(context, event) {
-      if (chain.observes('classic.PostToolUseFailure'))
-        await raise(
-          'classic.PostToolUseFailure',
-          {
-            hook_event_name: 'PostToolUseFailure',
-            tool_name: foreignToolName('claude', event.toolName),
-            tool_input: foreignToolInput('claude', event.toolName, event.args),
-            tool_use_id: event.toolCallId,
-            error: event.error,
-          },
-          context,
-          () => ({}),
-        );
+      // The settings PostToolUseFailure hooks run inside it: their context is what it answers.
+      const raised = await classicAfterTool(
+        'PostToolUseFailure',
+        event,
+        { error: event.error },
+        context,
+        async (hooks) => hooks.onToolFailure?.(context, event),
+      );
+      if ('stopped' in raised) return ContextAction.stop(raised.stopped);
+      const failedContext = raised.context;
       const core = { ref: event.toolCallId, isError: true, result: event.error, text: event.error };
       const settled = await settle(context, event.toolCallId, core);
-      if (settled === undefined) return ContextAction.continue();
+      if (settled === undefined) return ContextAction.continue(failedContext);
       const { answer } = settled;
       if (isRecord(answer) && (answer.text !== core.text || answer.result !== core.result))
         context.report({
@@ -716,7 +798,7 @@ export function createModsHooks(chain: ModsChain, options: ModsHooksOptions): Mo
           text: `a mod rewrote the failure of ${event.toolName} (${event.toolCallId}); hookwire cannot rewrite a failed call's error, only add context`,
           event: 'toolFailure',
         });
-      return ContextAction.continue(contextOf(answer));
+      return ContextAction.continue(joinContexts(failedContext, contextOf(answer)));
     },
   };
 

@@ -7,8 +7,9 @@
  * scan sound for the modules it loads.
  */
 import { readFile } from 'node:fs/promises';
-import { dirname, extname, relative, resolve } from 'node:path';
+import { extname, relative } from 'node:path';
 import { SERVED_CAPABILITIES } from './mod-capabilities.ts';
+import { MODULE_SUFFIXES, resolveModImport } from './resolve-import.ts';
 
 /** The settings-hook events a `classic.<Event>` hook can wrap (Claude Code's names). */
 export const CLASSIC_EVENTS: readonly string[] = [
@@ -29,6 +30,11 @@ export const SERVED_EVENTS: ReadonlySet<string> = new Set([
   'session.start',
   'session.end',
   'turn.complete',
+  // Raised by `$.command.run` only (nobody types a slash command in a hookwire run), as a
+  // command never runs under `claude -p` unless asked; `command.describe` has no menu to
+  // describe for, so it is never raised.
+  'command.run',
+  'command.describe',
   ...CLASSIC_EVENTS.map((event) => `classic.${event}`),
 ]);
 
@@ -46,10 +52,16 @@ export interface ModScan {
   readonly problems: readonly string[];
 }
 
-const LOADABLE = new Set(['.ts', '.mts', '.js', '.mjs']);
+/** What hookwire loads: every suffix Claude Code takes but JSX (UI mods are not served). */
+const LOADABLE = new Set(
+  MODULE_SUFFIXES.filter((suffix) => suffix !== '.tsx' && suffix !== '.jsx'),
+);
 const ON_CALL = /\bon\(\s*(['"`])([^'"`]+)\1/g;
 const DOLLAR_CALL = /\$\s*\.\s*([A-Za-z_]\w*)\s*\.\s*([A-Za-z_]\w*)/g;
-const RELATIVE_IMPORT = /(?:\bfrom\s*|\bimport\s*)(['"])(\.{1,2}\/[^'"]+)\1/g;
+// `import … from './x'`, `export … from './x'`, `import './x'`; `import type` / `export type`
+// are erased before anything loads, so they name no file to follow.
+const RELATIVE_IMPORT =
+  /\b(import|export)(\s+type\b)?[^'";]*?\bfrom\s*(['"])(\.{1,2}\/[^'"]*)\3|\bimport\s*(['"])(\.{1,2}\/[^'"]*)\5/g;
 
 /** Whether hookwire raises events for `pattern` (`x`, `ns.*`, `*`, `!x`). */
 export function patternServed(pattern: string): boolean {
@@ -85,7 +97,7 @@ export async function scanMod(root: string, modules: readonly string[]): Promise
       continue;
     }
     if (!LOADABLE.has(suffix)) {
-      problems.push(`${shown}: a module is .ts, .mts, .js or .mjs`);
+      problems.push(`${shown}: a module is ${[...LOADABLE].join(', ')}`);
       continue;
     }
     let source: string;
@@ -104,8 +116,17 @@ export async function scanMod(root: string, modules: readonly string[]): Promise
       if (match[1] === 'plugin' || calls.includes(call)) continue;
       calls.push(call);
     }
-    for (const match of source.matchAll(RELATIVE_IMPORT))
-      if (match[2] !== undefined) queue.push(resolve(dirname(file), match[2]));
+    for (const match of source.matchAll(RELATIVE_IMPORT)) {
+      if (match[2] !== undefined) continue;
+      const specifier = match[4] ?? match[6];
+      if (specifier === undefined) continue;
+      const target = resolveModImport(file, specifier);
+      if (target === undefined)
+        problems.push(
+          `cannot import "${specifier}" (from ${shown}): no such file under ${root} (tried ${MODULE_SUFFIXES.join(', ')} and the folder's index)`,
+        );
+      else queue.push(target);
+    }
   }
   return {
     events,
