@@ -24,7 +24,11 @@ import { load, timing } from './built.ts';
 import { SHORT_TOOL_STEP, echoTools, noOpCommandHook, shortToolStep } from './tool-step-fixture.ts';
 import type * as RestateModule from '../src/restate.ts';
 import type * as TestingModule from '../src/testing.ts';
-import { restateUnavailable, startRestateServer } from '../test/support/restate-cluster.ts';
+import {
+  journalOf,
+  restateUnavailable,
+  startRestateServer,
+} from '../test/support/restate-cluster.ts';
 import { startDurableFixture } from '../test/support/durable-fixture.ts';
 
 // The SDK reads its log level once, when loaded: it logs each invocation at INFO otherwise.
@@ -75,6 +79,12 @@ async function durableVsLocal(root: string): Promise<void> {
       durableStep,
       shortToolStep(cwd, { hooks }),
       { rounds: ROUNDS, warmupRounds: 5, unit: 'ms', limit: 3 },
+    );
+    // What a step costs in round trips: each ctx.run entry is persisted before Restate answers.
+    const journal = await journalOf(server.admin, `hookwire-session/bench-${process.pid}-1/run`);
+    const entries = journal.filter((entry) => entry.type === 'Command: Run');
+    console.log(
+      `  journal of one durable step: ${entries.length} ctx.run entries (${entries.map((entry) => entry.name).join(', ')}) of ${journal.length} journal entries`,
     );
   } finally {
     await server.stop();

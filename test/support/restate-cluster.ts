@@ -174,6 +174,53 @@ export async function startRestateServer(dir: string): Promise<RestateServer> {
   };
 }
 
+/** One entry of an invocation's journal, as the admin API's `sys_journal` table reads it. */
+export interface JournalEntry {
+  /** `Command: Run`, `Notification: Run`, `Command: SetState`, `Command: Output`, … */
+  readonly type: string;
+  /** A command's name (a `ctx.run`'s), `''` for others. */
+  readonly name: string;
+  /** A successful completion's value, parsed as JSON (a `ctx.run`'s result). */
+  readonly value?: unknown;
+}
+
+/**
+ * The journal of the latest invocation of `target` (`service/key/handler`), in order, read through
+ * the admin API's SQL endpoint (completed invocations keep their journal for a day by default).
+ */
+export async function journalOf(admin: string, target: string): Promise<JournalEntry[]> {
+  const query = async (sql: string): Promise<Record<string, unknown>[]> => {
+    const response = await fetch(`${admin}/query`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json' },
+      body: JSON.stringify({ query: sql }),
+    });
+    if (!response.ok) throw new Error(`admin query failed: ${await response.text()}`);
+    return ((await response.json()) as { rows: Record<string, unknown>[] }).rows;
+  };
+  const quoted = target.replaceAll("'", "''");
+  const [latest] = await query(
+    `SELECT id FROM sys_invocation WHERE target = '${quoted}' ORDER BY created_at DESC LIMIT 1`,
+  );
+  if (latest === undefined) throw new Error(`no invocation of ${target}`);
+  const rows = await query(
+    `SELECT entry_type, name, entry_json FROM sys_journal WHERE id = '${String(latest.id)}' ORDER BY index`,
+  );
+  return rows.map((row) => {
+    const json = JSON.parse(String(row.entry_json)) as {
+      Notification?: { Completion?: { Run?: { result?: { Success?: number[] } } } };
+    };
+    const success = json.Notification?.Completion?.Run?.result?.Success;
+    return {
+      type: String(row.entry_type),
+      name: typeof row.name === 'string' ? row.name : '',
+      ...(success === undefined
+        ? {}
+        : { value: JSON.parse(Buffer.from(success).toString('utf8')) as unknown }),
+    };
+  });
+}
+
 /**
  * A loopback TCP balancer: each connection goes to the first backend that accepts it, starting
  * from the next in turn; a dead backend (refused) is skipped.

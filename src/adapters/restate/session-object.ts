@@ -189,6 +189,8 @@ export function sessionObject(options: SessionObjectOptions) {
         } finally {
           await session.close('exit');
         }
+        // The turn's last steps are journaled before the state and the output below.
+        await runner.finish();
         let transcriptPath = result.transcriptPath;
         try {
           transcriptPath = publishTurn({
