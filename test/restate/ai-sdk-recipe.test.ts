@@ -11,8 +11,7 @@
  * restate-server cannot run (not root).
  */
 import { appendFile, readFile } from 'node:fs/promises';
-import { createServer, type Http2Server, type ServerHttp2Session } from 'node:http2';
-import type { AddressInfo } from 'node:net';
+import type { Http2Server, ServerHttp2Session } from 'node:http2';
 import { join } from 'node:path';
 import type { LanguageModelV4CallOptions } from '@ai-sdk/provider';
 import * as restate from '@restatedev/restate-sdk';
@@ -32,6 +31,7 @@ import {
 import {
   journalOf,
   restateUnavailable,
+  serveInProcess,
   startRestateServer,
   type RestateServer,
 } from '../support/restate-cluster.ts';
@@ -176,21 +176,10 @@ describe.skipIf(unavailable !== undefined)('the AI SDK + Restate middleware reci
         },
       },
     });
-    endpoint = createServer(restate.createEndpointHandler({ services: [agent] }));
-    endpoint.on('session', (connection) => {
+    endpoint = await serveInProcess(server.admin, [agent], (connection) => {
       connections.add(connection);
       connection.once('close', () => connections.delete(connection));
     });
-    await new Promise<void>((done) => endpoint.listen(0, '127.0.0.1', done));
-    const registered = await fetch(`${server.admin}/deployments`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({
-        uri: `http://127.0.0.1:${(endpoint.address() as AddressInfo).port}`,
-        force: true,
-      }),
-    });
-    expect(registered.ok, await registered.text()).toBe(true);
 
     const response = await fetch(`${server.ingress}/recipe-agent/run`, {
       method: 'POST',

@@ -5,12 +5,10 @@
  * in-process PreToolUse hook, a `rerun` tool and a `report` tool. The journal is read back through
  * the admin API's SQL endpoint. Skipped, saying why, where restate-server cannot run (not root).
  */
-import { createServer, type Http2Server } from 'node:http2';
-import type { AddressInfo } from 'node:net';
+import type { Http2Server } from 'node:http2';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import * as restate from '@restatedev/restate-sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ToolRegistry } from '../../src/loop/index.ts';
 import { sessionObject } from '../../src/restate.ts';
@@ -18,6 +16,7 @@ import { createScriptedModel, type ScriptedTurn } from '../../src/testing.ts';
 import {
   journalOf,
   restateUnavailable,
+  serveInProcess,
   startRestateServer,
   type RestateServer,
 } from '../support/restate-cluster.ts';
@@ -76,18 +75,8 @@ describe.skipIf(unavailable !== undefined)('the journal of a durable turn', () =
         cwd: root,
       }),
     });
-    endpoint = createServer(restate.createEndpointHandler({ services: [object] }));
-    await new Promise<void>((done) => endpoint.listen(0, '127.0.0.1', done));
     server = await startRestateServer(join(root, 'restate'));
-    const registered = await fetch(`${server.admin}/deployments`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({
-        uri: `http://127.0.0.1:${(endpoint.address() as AddressInfo).port}`,
-        force: true,
-      }),
-    });
-    expect(registered.ok, await registered.text()).toBe(true);
+    endpoint = await serveInProcess(server.admin, [object]);
   }, 120_000);
 
   afterAll(async () => {

@@ -18,7 +18,13 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
+import {
+  createServer as createHttp2Server,
+  type Http2Server,
+  type ServerHttp2Session,
+} from 'node:http2';
 import { createServer, connect, type Server, type Socket, type AddressInfo } from 'node:net';
+import type { createEndpointHandler } from '@restatedev/restate-sdk';
 import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 
@@ -172,6 +178,35 @@ export async function startRestateServer(dir: string): Promise<RestateServer> {
       await exited;
     },
   };
+}
+
+/** Registers the deployment at `uri` with the admin API at `admin` (replacing an earlier one). */
+export async function registerDeployment(admin: string, uri: string): Promise<void> {
+  const response = await fetch(`${admin}/deployments`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ uri, force: true }),
+  });
+  if (!response.ok) throw new Error(`registration failed: ${await response.text()}`);
+}
+
+/**
+ * Serves `services` from an HTTP/2 endpoint in this process on a loopback port and registers it
+ * with the admin API at `admin`. `onSession` sees each HTTP/2 connection Restate opens (the
+ * registration's discovery included). Close the returned server when done. The SDK is loaded
+ * here, not at the top, so that a process sets `RESTATE_LOGGING` before it loads.
+ */
+export async function serveInProcess(
+  admin: string,
+  services: Parameters<typeof createEndpointHandler>[0]['services'],
+  onSession?: (session: ServerHttp2Session) => void,
+): Promise<Http2Server> {
+  const restate = await import('@restatedev/restate-sdk');
+  const endpoint = createHttp2Server(restate.createEndpointHandler({ services }));
+  if (onSession !== undefined) endpoint.on('session', onSession);
+  await new Promise<void>((done) => endpoint.listen(0, '127.0.0.1', done));
+  await registerDeployment(admin, `http://127.0.0.1:${(endpoint.address() as AddressInfo).port}`);
+  return endpoint;
 }
 
 /** One entry of an invocation's journal, as the admin API's `sys_journal` table reads it. */
