@@ -30,7 +30,9 @@ import {
 } from '../test/support/restate-cluster.ts';
 import { startDurableFixture } from '../test/support/durable-fixture.ts';
 
-// The SDK reads its log level once, when loaded: it logs each invocation at INFO otherwise.
+// The SDK reads its log level once, when loaded: it logs each invocation at INFO otherwise (two
+// lines per step, which would bury the figures). `hookwire worker` runs at that default INFO;
+// with RESTATE_LOGGING=INFO the step measured the same within the noise (decision 0036).
 process.env['RESTATE_LOGGING'] ??= 'WARN';
 const { sessionObject } = await load<typeof RestateModule>('restate');
 const { createScriptedModel } = await load<typeof TestingModule>('testing');
