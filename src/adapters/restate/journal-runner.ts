@@ -10,7 +10,8 @@
  * the number counts that kind of step within the invocation, and the loop issues its steps in
  * one order, see `loop/step-runner.ts`) and holds the outcomes of its steps, in order:
  * - a **model call** and a **`rerun` tool call** run again harmlessly, so they open an entry or
- *   join the open one; the loop gets each outcome as soon as the step ends;
+ *   join the open one (opened less than `ENTRY_JOIN_WINDOW_MS` ago); the loop gets each outcome
+ *   as soon as the step ends;
  * - a **hook fire** (its hooks may have effects: commands, HTTP calls) joins the open entry,
  *   which it closes: the loop gets its answer once the entry is persisted, so no later step (a
  *   hook, a tool) has an effect before the fire is on record. A fire's hooks never run before an
@@ -69,6 +70,15 @@ interface Step {
   readonly execute: () => Promise<Outcome>;
 }
 
+/**
+ * How long an entry stays open to later steps, in ms. Restate hears nothing from an attempt while
+ * an entry is open (its steps run inside one `ctx.run`), and suspends, then aborts, an attempt
+ * that stays silent past its inactivity timeout (1 minute by default): a step opens a new entry
+ * instead of joining one older than this, so a turn of many quick steps stays audible. Joining
+ * saves a round trip (milliseconds), which matters only for steps this quick anyway.
+ */
+export const ENTRY_JOIN_WINDOW_MS = 10_000;
+
 /** The error a call interrupted by a worker's death is answered with, under `report`. */
 export const INTERRUPTED_CALL =
   'interrupted: the worker running this call died before it finished; the tool may or may not have run';
@@ -110,6 +120,8 @@ interface Feed {
  */
 class OpenEntry {
   readonly records: StepRecord[] = [];
+  /** When the entry opened (`performance.now()`). */
+  readonly openedAt = performance.now();
   /** Settles when Restate has persisted the entry (or the attempt gave up on it). */
   settled!: Promise<Settled>;
   /** Resolves once the action has returned (its records are proposed to Restate right after). */
@@ -318,7 +330,7 @@ export class JournalRunner implements StepRunner {
       return outcome;
     }
     const open = this.#open;
-    if (open?.open === true) {
+    if (open?.open === true && performance.now() - open.openedAt < ENTRY_JOIN_WINDOW_MS) {
       this.steps.push(step.name);
       const delivered = new Promise<Outcome>((deliver) => {
         open.feed({ step, deliver });
