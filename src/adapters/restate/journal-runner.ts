@@ -17,7 +17,9 @@
  *   hook, a tool) has an effect before the fire is on record. A fire's hooks never run before an
  *   earlier fire is on record;
  * - a **`report` tool call** starts only once every earlier entry is persisted, and is an entry
- *   of its own, closed (persisted) before the next step;
+ *   of its own; the model calls and `rerun` tools after it run while Restate persists it, and the
+ *   next entry, which holds them first, opens once it is persisted (a hook fire, the next
+ *   `report` tool, the turn's end wait for that);
  * - the turn's last open entry is closed by `finish()`, which does not wait for Restate's answer:
  *   the handler's state and output that follow it in the invocation's stream are persisted
  *   after it.
@@ -66,6 +68,11 @@ type StepKind = 'safe' | 'closing';
 interface Step {
   readonly name: string;
   readonly kind: StepKind;
+  /**
+   * A closing step whose entry's persistence is awaited only when the next entry needs it: the
+   * safe steps after it run meanwhile (a `report` tool, whose entry is alone).
+   */
+  readonly lateAck?: boolean;
   /** Runs the step; never throws (errors are outcomes). */
   readonly execute: () => Promise<Outcome>;
 }
@@ -119,7 +126,7 @@ interface Feed {
  * when a closing step ends or it is closed.
  */
 class OpenEntry {
-  readonly records: StepRecord[] = [];
+  readonly records: StepRecord[];
   /** When the entry opened (`performance.now()`). */
   readonly openedAt = performance.now();
   /** Settles when Restate has persisted the entry (or the attempt gave up on it). */
@@ -133,7 +140,9 @@ class OpenEntry {
   #queued: Feed | undefined;
   #closing = false;
 
-  constructor() {
+  /** `records`: safe steps that ran before the entry opened, which it holds first. */
+  constructor(records: StepRecord[] = []) {
+    this.records = records;
     this.returned = new Promise((resolve) => {
       this.#returned = resolve;
     });
@@ -209,6 +218,11 @@ export class JournalRunner implements StepRunner {
   #lastReplayed: boolean | undefined;
   /** A replayed entry that did not match this attempt's steps. */
   #mismatch: Error | undefined;
+  /** A `report` tool's entry, closed, that Restate may still be persisting. */
+  #unacked: OpenEntry | undefined;
+  /** Safe steps run while `#unacked` is persisted: the next entry holds them first. */
+  #early: StepRecord[] = [];
+  #earlySince = 0;
 
   constructor(options: JournalRunnerOptions) {
     this.#options = options;
@@ -249,6 +263,7 @@ export class JournalRunner implements StepRunner {
     // Every earlier entry persisted first: whether the last one was replayed then says whether
     // an earlier attempt may have started this call.
     await this.#close();
+    await this.#journalEarly(true);
     let interrupted = this.#lastReplayed;
     if (interrupted === undefined) {
       this.steps.push(`${name} started`);
@@ -260,6 +275,7 @@ export class JournalRunner implements StepRunner {
     const outcome = await this.#step({
       name,
       kind: 'closing',
+      lateAck: true,
       // Reached only when the call's outcome is not journaled.
       execute: interrupted
         ? () => Promise.resolve({ error: { message: INTERRUPTED_CALL, name: 'Error' } })
@@ -310,6 +326,10 @@ export class JournalRunner implements StepRunner {
    */
   async finish(): Promise<void> {
     if (this.#mismatch !== undefined) throw this.#mismatch;
+    if (this.#early.length > 0) {
+      await this.#journalEarly(false);
+      return;
+    }
     const open = this.#open;
     if (open === undefined) return;
     this.#open = undefined;
@@ -329,6 +349,19 @@ export class JournalRunner implements StepRunner {
       onReplay?.(outcome);
       return outcome;
     }
+    if (
+      step.kind === 'safe' &&
+      this.#unacked !== undefined &&
+      (this.#early.length === 0 || performance.now() - this.#earlySince < ENTRY_JOIN_WINDOW_MS)
+    ) {
+      // Runs while the entry before it is persisted (a safe step may run again after a crash);
+      // the next entry journals it.
+      if (this.#early.length === 0) this.#earlySince = performance.now();
+      this.steps.push(step.name);
+      const outcome = await step.execute();
+      this.#early.push({ step: step.name, outcome });
+      return outcome;
+    }
     const open = this.#open;
     if (open?.open === true && performance.now() - open.openedAt < ENTRY_JOIN_WINDOW_MS) {
       this.steps.push(step.name);
@@ -346,14 +379,18 @@ export class JournalRunner implements StepRunner {
       return outcome;
     }
     await this.#close();
-    this.entries.push(step.name);
-    const entry = new OpenEntry();
+    // Early steps (if any) come first in the entry, which is named after the first of them.
+    const early = this.#early;
+    this.#early = [];
+    const name = early[0]?.step ?? step.name;
+    this.entries.push(name);
+    const entry = new OpenEntry(early);
     const action = { ran: false };
     let delivered!: (outcome: Outcome) => void;
     const first = new Promise<Outcome>((resolve) => {
       delivered = resolve;
     });
-    const journaled = this.#options.ctx.run(step.name, () => {
+    const journaled = this.#options.ctx.run(name, () => {
       action.ran = true;
       return entry.run({ step, deliver: delivered });
     });
@@ -372,7 +409,13 @@ export class JournalRunner implements StepRunner {
     }
     this.steps.push(step.name);
     const outcome = await first;
-    if (step.kind === 'closing') await this.#close();
+    if (step.kind === 'closing') {
+      if (step.lateAck === true) {
+        this.#open = undefined;
+        entry.close();
+        this.#unacked = entry;
+      } else await this.#close();
+    }
     return outcome;
   }
 
@@ -410,8 +453,15 @@ export class JournalRunner implements StepRunner {
     );
   }
 
-  /** Closes the open entry and waits until Restate has persisted it. */
+  /** Closes the open entry and waits until Restate has persisted it (and any earlier one). */
   async #close(): Promise<void> {
+    const unacked = this.#unacked;
+    if (unacked !== undefined) {
+      this.#unacked = undefined;
+      const settled = await unacked.settled;
+      if ('error' in settled) throw settled.error;
+      this.#lastReplayed = false;
+    }
     const open = this.#open;
     if (open === undefined) return;
     this.#open = undefined;
@@ -419,6 +469,42 @@ export class JournalRunner implements StepRunner {
     const settled = await open.settled;
     if ('error' in settled) throw settled.error;
     this.#lastReplayed = false;
+  }
+
+  /**
+   * Journals the early steps as an entry of their own, once the entry before them is persisted;
+   * with `persisted`, waits until Restate has persisted it too, else only until it is proposed
+   * (the turn's end: what the handler writes next follows it in the stream).
+   */
+  async #journalEarly(persisted: boolean): Promise<void> {
+    await this.#close();
+    const records = this.#early;
+    const first = records[0];
+    if (first === undefined) return;
+    this.#early = [];
+    this.entries.push(first.step);
+    let proposed!: () => void;
+    const ready = new Promise<void>((resolve) => {
+      proposed = resolve;
+    });
+    const journaled = this.#options.ctx.run(first.step, () => {
+      proposed();
+      return records;
+    });
+    if (persisted) {
+      await this.#await(journaled);
+      this.#lastReplayed = false;
+      return;
+    }
+    journaled.then(
+      () => undefined,
+      (error: unknown) => {
+        this.#noticeCancel(error);
+      },
+    );
+    await ready;
+    // The SDK proposes the action's result a few microtasks after it returns.
+    await new Promise((resolve) => setImmediate(resolve));
   }
 
   /** Awaits a journal promise, noticing a cancellation. */
