@@ -14,8 +14,6 @@
  *    per session), `CONCURRENT` sessions in flight at a time; printed with the machine's core
  *    count (`os.availableParallelism()`) and load average.
  */
-import { createServer, type Http2Server } from 'node:http2';
-import type { AddressInfo } from 'node:net';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -24,12 +22,18 @@ import { load, timing } from './built.ts';
 import { SHORT_TOOL_STEP, echoTools, noOpCommandHook, shortToolStep } from './tool-step-fixture.ts';
 import type * as RestateModule from '../src/restate.ts';
 import type * as TestingModule from '../src/testing.ts';
-import { restateUnavailable, startRestateServer } from '../test/support/restate-cluster.ts';
+import {
+  journalOf,
+  restateUnavailable,
+  serveInProcess,
+  startRestateServer,
+} from '../test/support/restate-cluster.ts';
 import { startDurableFixture } from '../test/support/durable-fixture.ts';
 
-// The SDK reads its log level once, when loaded: it logs each invocation at INFO otherwise.
+// The SDK reads its log level once, when loaded: it logs each invocation at INFO otherwise (two
+// lines per step, which would bury the figures). `hookwire worker` runs at that default INFO;
+// with RESTATE_LOGGING=INFO the step measured the same within the noise (decision 0036).
 process.env['RESTATE_LOGGING'] ??= 'WARN';
-const restate = await import('@restatedev/restate-sdk');
 const { sessionObject } = await load<typeof RestateModule>('restate');
 const { createScriptedModel } = await load<typeof TestingModule>('testing');
 
@@ -45,17 +49,9 @@ async function durableVsLocal(root: string): Promise<void> {
   const object = sessionObject({
     agent: () => ({ model: createScriptedModel(SHORT_TOOL_STEP), tools: echoTools, hooks, cwd }),
   });
-  const endpoint: Http2Server = createServer(restate.createEndpointHandler({ services: [object] }));
-  await new Promise<void>((done) => endpoint.listen(0, '127.0.0.1', done));
   const server = await startRestateServer(join(root, 'restate-step'));
+  const endpoint = await serveInProcess(server.admin, [object]);
   try {
-    const port = (endpoint.address() as AddressInfo).port;
-    const registered = await fetch(`${server.admin}/deployments`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ uri: `http://127.0.0.1:${port}`, force: true }),
-    });
-    if (!registered.ok) throw new Error(`registration failed: ${await registered.text()}`);
     let sessions = 0;
     const durableStep = async (): Promise<void> => {
       const response = await fetch(
@@ -75,6 +71,12 @@ async function durableVsLocal(root: string): Promise<void> {
       durableStep,
       shortToolStep(cwd, { hooks }),
       { rounds: ROUNDS, warmupRounds: 5, unit: 'ms', limit: 3 },
+    );
+    // What a step costs in round trips: each ctx.run entry is persisted before Restate answers.
+    const journal = await journalOf(server.admin, `hookwire-session/bench-${process.pid}-1/run`);
+    const entries = journal.filter((entry) => entry.type === 'Command: Run');
+    console.log(
+      `  journal of one durable step: ${entries.length} ctx.run entries (${entries.map((entry) => entry.name).join(', ')}) of ${journal.length} journal entries`,
     );
   } finally {
     await server.stop();

@@ -11,17 +11,23 @@
  * line) is SIGKILLed and a fresh worker is started behind the balancer, so two always serve; a
  * session may be killed more than once. Then it counts:
  * - lost sessions: a session whose `run` did not answer a completed result;
- * - duplicated effects: an effects line written twice (the shell tool is `report`: a call never
- *   runs twice, completed or not);
+ * - duplicated effects: under `report` (the default), an effects line written twice (a `report`
+ *   call never runs twice, completed or not); under `rerun`, a call that completed more than once
+ *   (a call killed while it ran runs again by design, so its line may be there twice: counted as
+ *   rerun calls). A run of a call completed when its worker logged a line of a later step (not
+ *   the call's own PostToolUse, which shares its journal entry) before it was killed, or finished
+ *   the session;
  * - misanswered calls: a call with an effect but no result, a successful result without its
- *   effect, or an error result other than the "interrupted" one (the `report` policy's answer);
+ *   effect, or an error result other than the "interrupted" one (the `report` policy's answer;
+ *   under `rerun` every error counts);
  * - duplicated hook runs: a hook run (event + tool call) logged as completed more than once. A
  *   logged run is completed when the same worker logged a later line of that session before it
  *   was killed (a step starts only once the previous `ctx.run` is journaled), or when its worker
  *   finished the session. A run a killed worker was in the middle of is run again by design.
  *
- * `node scripts/restate-kill-campaign.ts [--kills N] [--seed S]` (default 20 kills, a random
- * seed; the seed is printed, and the same seed draws the same kill points). Needs `npm run build`
+ * `node scripts/restate-kill-campaign.ts [--kills N] [--seed S] [--policy report|rerun]` (default
+ * 20 kills, a random seed, the `shell` tool's recovery policy `report`; the seed is printed, and
+ * the same seed draws the same kill points). Needs `npm run build`
  * (the workers are `dist/bin/hookwire.js`). Exit 1 when a count is not 0, 2 when it cannot run.
  * `test/restate/kill-campaign.test.ts` runs it with 20 kills.
  */
@@ -29,7 +35,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { INTERRUPTED_CALL } from '../src/adapters/restate/index.ts';
+import { INTERRUPTED_CALL, type RecoveryPolicy } from '../src/adapters/restate/index.ts';
 import { historyOf, readTranscript } from '../src/loop/index.ts';
 import { startDurableFixture, type DurableFixture } from '../test/support/durable-fixture.ts';
 import { restateUnavailable } from '../test/support/restate-cluster.ts';
@@ -47,26 +53,32 @@ const SESSION_TIMEOUT_MS = 120_000;
 /** Logs each hook run: `EVENT KEY SESSION WORKER` (KEY: the tool call id, `-` for Stop). */
 const HOOK_LOG_COMMAND = `node -e "const p=JSON.parse(require('fs').readFileSync(0,'utf8'));require('fs').appendFileSync(process.env.HOOK_LOG, p.hook_event_name+' '+(p.tool_call_id??'-')+' '+p.session_id+' '+process.env.HOOKWIRE_TEST_WORKER+'\\\\n')"`;
 
-const SETTINGS = {
-  passEnvironment: ['HOOKWIRE_TEST_WORKER'],
-  recovery: { shell: 'report' },
-  hooks: Object.fromEntries(
-    ['PreToolUse', 'PostToolUse', 'Stop'].map((event) => [
-      event,
-      [{ hooks: [{ type: 'command', command: HOOK_LOG_COMMAND }] }],
-    ]),
-  ),
-};
+/** The project's settings: hooks that log, and the `shell` tool's recovery policy. */
+function settings(policy: RecoveryPolicy) {
+  return {
+    passEnvironment: ['HOOKWIRE_TEST_WORKER'],
+    recovery: { shell: policy },
+    hooks: Object.fromEntries(
+      ['PreToolUse', 'PostToolUse', 'Stop'].map((event) => [
+        event,
+        [{ hooks: [{ type: 'command', command: HOOK_LOG_COMMAND }] }],
+      ]),
+    ),
+  };
+}
 
 export interface RestateCampaignOptions {
   /** SIGKILLs to deliver (a kill point a session finished before does not count). */
   readonly kills: number;
   readonly seed: number;
+  /** The `shell` tool's recovery policy (default `report`). */
+  readonly policy?: RecoveryPolicy;
   readonly log?: (line: string) => void;
 }
 
 export interface RestateCampaignFigures {
   readonly seed: number;
+  readonly policy: RecoveryPolicy;
   readonly sessions: number;
   readonly kills: number;
   /** Workers started in all (two, plus one per kill). */
@@ -74,8 +86,10 @@ export interface RestateCampaignFigures {
   readonly lostSessions: number;
   /** Effects lines written more than once (each extra line counts). */
   readonly duplicatedEffects: number;
-  /** Calls answered "interrupted" (their worker died while they ran). */
+  /** Calls answered "interrupted" (their worker died while they ran; `report`). */
   readonly interruptedCalls: number;
+  /** Runs of calls started again after their worker died while they ran (`rerun`). */
+  readonly rerunCalls: number;
   /** Effects without a result, results without their effect, errors other than "interrupted". */
   readonly misansweredCalls: number;
   /** Hook runs logged in all, and completed ones logged more than once (each extra counts). */
@@ -131,6 +145,7 @@ export async function runRestateKillCampaign(
   options: RestateCampaignOptions,
 ): Promise<RestateCampaignFigures> {
   const log = options.log ?? (() => undefined);
+  const policy = options.policy ?? 'report';
   const random = prng(options.seed);
   const root = await mkdtemp(join(tmpdir(), 'hookwire-restate-campaign-'));
   const failures: string[] = [];
@@ -140,12 +155,13 @@ export async function runRestateKillCampaign(
   let lost = 0;
   let duplicatedEffects = 0;
   let interrupted = 0;
+  let rerunCalls = 0;
   let misanswered = 0;
   let duplicatedHookRuns = 0;
   let rerunHookRuns = 0;
   try {
     fixture = await startDurableFixture(root, {
-      settings: SETTINGS,
+      settings: settings(policy),
       sleep: TOOL_PAUSE_SECONDS,
       toolLog: true,
     });
@@ -212,15 +228,45 @@ export async function runRestateKillCampaign(
         `${id}: completed in ${Math.round(performance.now() - started)} ms: ${String(result.result).slice(0, 40)}`,
       );
 
-      // Effects: each call's line once.
+      // Effects: each call's line once; under `rerun`, each call completed once.
+      const lines = (await logLines(current.hookLog)).filter((line) => line.session === id);
+      const finisher = lines.filter((line) => !killedAt.has(line.worker)).at(-1)?.worker;
+      /** Whether the worker of `line` went on past it (so what it logged was journaled). */
+      const wentOn = (line: LogLine, step: (later: LogLine) => boolean = () => true): boolean => {
+        const killed = killedAt.get(line.worker);
+        if (killed === undefined) return line.worker === finisher;
+        if (line.index >= killed) return false;
+        return lines.some(
+          (later) =>
+            later.worker === line.worker &&
+            later.index > line.index &&
+            later.index < killed &&
+            step(later),
+        );
+      };
       const effects = (await current.effectLines()).filter((line) => line.startsWith(`${id} `));
       const counted = new Map<string, number>();
       for (const line of effects) counted.set(line, (counted.get(line) ?? 0) + 1);
-      for (const [line, count] of counted)
-        if (count > 1) {
+      for (const [line, count] of counted) {
+        if (count === 1) continue;
+        if (policy === 'report') {
           duplicatedEffects += count - 1;
           failures.push(`${id}: effect "${line}" ${count} times`);
+          continue;
         }
+        const call = line.slice(id.length + 1);
+        const runs = lines.filter((logged) => logged.kind === 'tool' && logged.key === call);
+        const completed = runs.filter((run) =>
+          wentOn(run, (later) => !(later.kind === 'PostToolUse' && later.key === call)),
+        );
+        rerunCalls += count - 1;
+        if (completed.length > 1) {
+          duplicatedEffects += completed.length - 1;
+          failures.push(
+            `${id}: ${call} completed ${completed.length} times (${completed.map((run) => run.worker).join(', ')})`,
+          );
+        }
+      }
 
       // Answers: every call with an effect answered, per the `report` policy.
       const transcript = await readTranscript(String(result.transcriptPath));
@@ -237,7 +283,7 @@ export async function runRestateKillCampaign(
       }
       for (const [call, answer] of answers) {
         if (answer.error !== undefined) {
-          if (answer.error.includes(INTERRUPTED_CALL)) interrupted++;
+          if (policy === 'report' && answer.error.includes(INTERRUPTED_CALL)) interrupted++;
           else {
             misanswered++;
             failures.push(`${id}: ${call} answered with an error: ${answer.error}`);
@@ -251,17 +297,7 @@ export async function runRestateKillCampaign(
       }
 
       // Hook runs: each completed one logged once.
-      const lines = (await logLines(current.hookLog)).filter((line) => line.session === id);
-      const finisher = lines.filter((line) => !killedAt.has(line.worker)).at(-1)?.worker;
-      const completed = (line: LogLine): boolean => {
-        const killed = killedAt.get(line.worker);
-        if (killed === undefined) return line.worker === finisher;
-        if (line.index >= killed) return false;
-        return lines.some(
-          (later) =>
-            later.worker === line.worker && later.index > line.index && later.index < killed,
-        );
-      };
+      const completed = (line: LogLine): boolean => wentOn(line);
       const runs = new Map<string, LogLine[]>();
       for (const line of lines) {
         if (line.kind === 'tool') continue;
@@ -291,12 +327,14 @@ export async function runRestateKillCampaign(
     const hookRuns = (await logLines(current.hookLog)).filter((line) => line.kind !== 'tool');
     return {
       seed: options.seed,
+      policy,
       sessions,
       kills,
       workersStarted: current.workers.length,
       lostSessions: lost,
       duplicatedEffects,
       interruptedCalls: interrupted,
+      rerunCalls,
       misansweredCalls: misanswered,
       hookRuns: hookRuns.length,
       duplicatedHookRuns,
@@ -314,10 +352,10 @@ export async function runRestateKillCampaign(
 /** The figures, as the script prints them. */
 export function formatRestateFigures(figures: RestateCampaignFigures): string {
   return [
-    `seed ${figures.seed}`,
+    `seed ${figures.seed}, shell recovery policy ${figures.policy}`,
     `sessions ${figures.sessions}, kills ${figures.kills} (workers started ${figures.workersStarted})`,
     `lost sessions ${figures.lostSessions}`,
-    `duplicated effects ${figures.duplicatedEffects}, calls answered "interrupted" ${figures.interruptedCalls}, misanswered calls ${figures.misansweredCalls}`,
+    `duplicated effects ${figures.duplicatedEffects}, calls answered "interrupted" ${figures.interruptedCalls}, calls run again ${figures.rerunCalls}, misanswered calls ${figures.misansweredCalls}`,
     `hook runs ${figures.hookRuns}, duplicated hook runs ${figures.duplicatedHookRuns}, hook runs rerun after a kill ${figures.rerunHookRuns}`,
   ].join('\n');
 }
@@ -334,16 +372,26 @@ export function restateCampaignPassed(figures: RestateCampaignFigures): boolean 
 }
 
 if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  const { kills, seed } = campaignArguments('restate-kill-campaign');
+  const argv = [...process.argv];
+  const at = argv.indexOf('--policy');
+  const policy = at < 0 ? 'report' : argv.splice(at, 2)[1];
+  if (policy !== 'report' && policy !== 'rerun') {
+    console.error(`restate-kill-campaign: --policy takes report or rerun, got ${String(policy)}`);
+    process.exit(2);
+  }
+  const { kills, seed } = campaignArguments('restate-kill-campaign', argv);
   const unavailable = restateUnavailable();
   if (unavailable !== undefined) {
     console.error(`restate-kill-campaign: cannot run: ${unavailable}`);
     process.exit(2);
   }
-  console.log(`durable kill campaign: ${kills} kills across two workers, seed ${seed}`);
+  console.log(
+    `durable kill campaign: ${kills} kills across two workers, shell ${policy}, seed ${seed}`,
+  );
   const figures = await runRestateKillCampaign({
     kills,
     seed,
+    policy,
     log: (line) => {
       console.log(`  ${line}`);
     },

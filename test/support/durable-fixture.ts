@@ -14,6 +14,7 @@ import { join } from 'node:path';
 import { startLoopbackServer, type LoopbackServer } from './loopback-server.ts';
 import {
   Balancer,
+  registerDeployment,
   startRestateServer,
   startWorker,
   type RestateServer,
@@ -189,12 +190,7 @@ export async function startDurableFixture(
   const count = options.workers ?? 2;
   for (let index = 0; index < count; index++) await addWorker();
   if (count === 1) {
-    const response = await fetch(`${restate.admin}/deployments`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ uri: endpoint, force: true }),
-    });
-    if (!response.ok) throw new Error(`registration failed: ${await response.text()}`);
+    await registerDeployment(restate.admin, endpoint);
   }
   return {
     restate,

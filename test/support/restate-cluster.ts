@@ -18,7 +18,13 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
+import {
+  createServer as createHttp2Server,
+  type Http2Server,
+  type ServerHttp2Session,
+} from 'node:http2';
 import { createServer, connect, type Server, type Socket, type AddressInfo } from 'node:net';
+import type { createEndpointHandler } from '@restatedev/restate-sdk';
 import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 
@@ -172,6 +178,82 @@ export async function startRestateServer(dir: string): Promise<RestateServer> {
       await exited;
     },
   };
+}
+
+/** Registers the deployment at `uri` with the admin API at `admin` (replacing an earlier one). */
+export async function registerDeployment(admin: string, uri: string): Promise<void> {
+  const response = await fetch(`${admin}/deployments`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ uri, force: true }),
+  });
+  if (!response.ok) throw new Error(`registration failed: ${await response.text()}`);
+}
+
+/**
+ * Serves `services` from an HTTP/2 endpoint in this process on a loopback port and registers it
+ * with the admin API at `admin`. `onSession` sees each HTTP/2 connection Restate opens (the
+ * registration's discovery included). Close the returned server when done. The SDK is loaded
+ * here, not at the top, so that a process sets `RESTATE_LOGGING` before it loads.
+ */
+export async function serveInProcess(
+  admin: string,
+  services: Parameters<typeof createEndpointHandler>[0]['services'],
+  onSession?: (session: ServerHttp2Session) => void,
+): Promise<Http2Server> {
+  const restate = await import('@restatedev/restate-sdk');
+  const endpoint = createHttp2Server(restate.createEndpointHandler({ services }));
+  if (onSession !== undefined) endpoint.on('session', onSession);
+  await new Promise<void>((done) => endpoint.listen(0, '127.0.0.1', done));
+  await registerDeployment(admin, `http://127.0.0.1:${(endpoint.address() as AddressInfo).port}`);
+  return endpoint;
+}
+
+/** One entry of an invocation's journal, as the admin API's `sys_journal` table reads it. */
+export interface JournalEntry {
+  /** `Command: Run`, `Notification: Run`, `Command: SetState`, `Command: Output`, … */
+  readonly type: string;
+  /** A command's name (a `ctx.run`'s), `''` for others. */
+  readonly name: string;
+  /** A successful completion's value, parsed as JSON (a `ctx.run`'s result). */
+  readonly value?: unknown;
+}
+
+/**
+ * The journal of the latest invocation of `target` (`service/key/handler`), in order, read through
+ * the admin API's SQL endpoint (completed invocations keep their journal for a day by default).
+ */
+export async function journalOf(admin: string, target: string): Promise<JournalEntry[]> {
+  const query = async (sql: string): Promise<Record<string, unknown>[]> => {
+    const response = await fetch(`${admin}/query`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json' },
+      body: JSON.stringify({ query: sql }),
+    });
+    if (!response.ok) throw new Error(`admin query failed: ${await response.text()}`);
+    return ((await response.json()) as { rows: Record<string, unknown>[] }).rows;
+  };
+  const quoted = target.replaceAll("'", "''");
+  const [latest] = await query(
+    `SELECT id FROM sys_invocation WHERE target = '${quoted}' ORDER BY created_at DESC LIMIT 1`,
+  );
+  if (latest === undefined) throw new Error(`no invocation of ${target}`);
+  const rows = await query(
+    `SELECT entry_type, name, entry_json FROM sys_journal WHERE id = '${String(latest.id)}' ORDER BY index`,
+  );
+  return rows.map((row) => {
+    const json = JSON.parse(String(row.entry_json)) as {
+      Notification?: { Completion?: { Run?: { result?: { Success?: number[] } } } };
+    };
+    const success = json.Notification?.Completion?.Run?.result?.Success;
+    return {
+      type: String(row.entry_type),
+      name: typeof row.name === 'string' ? row.name : '',
+      ...(success === undefined
+        ? {}
+        : { value: JSON.parse(Buffer.from(success).toString('utf8')) as unknown }),
+    };
+  });
 }
 
 /**

@@ -9,7 +9,7 @@
  * the journal holds is replayed instead of run, up to the one that was running.
  */
 import { randomUUID } from 'node:crypto';
-import { readFile, readdir, rename, rm, writeFile } from 'node:fs/promises';
+import { readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as restate from '@restatedev/restate-sdk';
 import type { Message } from '../../content/index.ts';
@@ -60,10 +60,10 @@ export interface SessionObjectOptions {
 }
 
 /** Writes `text` to `path` whole or not at all (a temporary file renamed over it). */
-async function writeWhole(path: string, text: string): Promise<void> {
+function writeWhole(path: string, text: string): void {
   const temporary = `${path}.${randomUUID()}.tmp`;
-  await writeFile(temporary, text);
-  await rename(temporary, path);
+  writeFileSync(temporary, text);
+  renameSync(temporary, path);
 }
 
 /**
@@ -74,34 +74,49 @@ async function writeWhole(path: string, text: string): Promise<void> {
  * resumed local transcript reads (each turn opens with its `session-start`). Both are written
  * whole, so a retried turn writes them again instead of appending twice. Returns the session
  * transcript's path.
+ *
+ * Synchronous, as the loop's transcript writes are: a handful of small files, where a promise
+ * per open, read, write and close (each a trip through libuv's thread pool) cost a durable step
+ * ~3 ms on a quiet machine and more under load.
  */
-async function publishTurn(options: {
+function publishTurn(options: {
   readonly attemptPath: string;
   readonly turnsDir: string;
   readonly turn: number;
   readonly preamble: number;
   readonly sessionPath: string;
-}): Promise<string> {
-  const lines = (await readFile(options.attemptPath, 'utf8')).split('\n').filter(Boolean);
-  let skip = options.preamble;
-  const kept = lines.filter((line) => {
-    if (skip === 0) return true;
-    const record = JSON.parse(line) as { readonly type?: unknown };
-    if (record.type !== 'message') return true;
-    skip--;
-    return false;
-  });
-  await writeWhole(join(options.turnsDir, `turn-${options.turn}.jsonl`), `${kept.join('\n')}\n`);
-  await rm(options.attemptPath, { force: true });
-  const turns = (await readdir(options.turnsDir))
+}): string {
+  const turnPath = join(options.turnsDir, `turn-${options.turn}.jsonl`);
+  let text: string;
+  if (options.preamble === 0) {
+    // Nothing to strip: the attempt's file is the turn's, renamed over it whole.
+    text = readFileSync(options.attemptPath, 'utf8');
+    renameSync(options.attemptPath, turnPath);
+  } else {
+    const lines = readFileSync(options.attemptPath, 'utf8').split('\n').filter(Boolean);
+    let skip = options.preamble;
+    const kept = lines.filter((line) => {
+      if (skip === 0) return true;
+      const record = JSON.parse(line) as { readonly type?: unknown };
+      if (record.type !== 'message') return true;
+      skip--;
+      return false;
+    });
+    text = `${kept.join('\n')}\n`;
+    writeWhole(turnPath, text);
+    rmSync(options.attemptPath, { force: true });
+  }
+  const turns = readdirSync(options.turnsDir)
     .map((name) => /^turn-(\d+)\.jsonl$/.exec(name)?.[1])
     .filter((number) => number !== undefined)
     .map(Number)
     .sort((a, b) => a - b);
-  const texts = await Promise.all(
-    turns.map((number) => readFile(join(options.turnsDir, `turn-${number}.jsonl`), 'utf8')),
+  const texts = turns.map((number) =>
+    number === options.turn
+      ? text
+      : readFileSync(join(options.turnsDir, `turn-${number}.jsonl`), 'utf8'),
   );
-  await writeWhole(options.sessionPath, texts.join(''));
+  writeWhole(options.sessionPath, texts.join(''));
   return options.sessionPath;
 }
 
@@ -174,9 +189,11 @@ export function sessionObject(options: SessionObjectOptions) {
         } finally {
           await session.close('exit');
         }
+        // The turn's last steps are journaled before the state and the output below.
+        await runner.finish();
         let transcriptPath = result.transcriptPath;
         try {
-          transcriptPath = await publishTurn({
+          transcriptPath = publishTurn({
             attemptPath,
             turnsDir: join(dir, sessionId),
             turn: turns + 1,
