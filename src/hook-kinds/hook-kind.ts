@@ -96,7 +96,8 @@ export interface HookRunRequest {
   readonly input: string;
   /**
    * The payload `input` encodes, as the object the group runner built: what an in-process kind
-   * (`module`) hands its hook without a JSON round trip. Treat it as read-only (the other hooks
+   * (`module`) hands its hook without a JSON round trip, and a kind building its own message from
+   * it (`ahp`) reads instead of parsing `input` again. Treat it as read-only (the other hooks
    * of the group share it). Absent: decode `input`.
    */
   readonly payload?: Readonly<Record<string, unknown>>;
@@ -106,11 +107,6 @@ export interface HookRunRequest {
    * encoded again per hook. Absent: encode `input`.
    */
   readonly inputBytes?: Uint8Array;
-  /**
-   * The payload `input` serialises, as the object itself (the group runner gives it), for a kind
-   * that builds its own message from it instead of parsing `input` again. Absent: parse `input`.
-   */
-  readonly payload?: Readonly<Record<string, unknown>>;
   /** The project directory (hooks run there). */
   readonly projectDir: string;
   /** `HOOKWIRE_PROJECT_DIR`, `HOOKWIRE_SESSION_ID` and the Claude Code / Gemini CLI equivalents. */

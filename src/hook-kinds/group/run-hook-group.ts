@@ -99,7 +99,6 @@ async function runOne(
         get inputBytes() {
           return encoded.bytes;
         },
-        payload,
         projectDir: options.projectDir,
         env,
         runner: options.runner,
