@@ -1,4 +1,4 @@
-import { timingSafeEqual } from 'node:crypto';
+import type { timingSafeEqual as TimingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { createInterface } from 'node:readline';
 import { AHP_ERROR, AhpBackend } from '../ahp-backend.ts';
@@ -70,6 +70,7 @@ function bearerToken(options: AhpServeOptions): Buffer | undefined {
 export async function ahpServeCommand(options: AhpServeOptions): Promise<number> {
   const address = options.http === undefined ? undefined : listenAddress(options.http);
   const token = bearerToken(options);
+  if (token !== undefined) ({ timingSafeEqual } = await import('node:crypto'));
   const session = await openCommandHookSession(options);
   try {
     const notice = untrustedNotice(session.settings, options);
@@ -127,12 +128,20 @@ function readBody(request: IncomingMessage): Promise<string | undefined> {
   });
 }
 
+/**
+ * `node:crypto`'s constant-time comparison, loaded when a token is required (every `hookwire`
+ * command loads this module; `hooks list` must not pay for `node:crypto`: test/cli/bin.test.ts).
+ */
+let timingSafeEqual: typeof TimingSafeEqual | undefined;
+
 /** Whether `request` carries `Authorization: Bearer <token>` (compared in constant time). */
 function authorized(request: IncomingMessage, token: Buffer): boolean {
   const match = /^Bearer +(\S+) *$/i.exec(request.headers.authorization ?? '');
   if (match?.[1] === undefined) return false;
   const given = Buffer.from(match[1], 'utf8');
-  return given.length === token.length && timingSafeEqual(given, token);
+  return (
+    given.length === token.length && timingSafeEqual !== undefined && timingSafeEqual(given, token)
+  );
 }
 
 /** The 401 answer: a JSON-RPC error (id null: the body of an unauthenticated request is not read). */

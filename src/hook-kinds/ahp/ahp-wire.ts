@@ -8,7 +8,15 @@
  * every effect are checked first; one bad member rejects the whole response as a protocol
  * failure, which the subscription's failure policy then decides.
  */
-import { createHash } from 'node:crypto';
+import type * as Crypto from 'node:crypto';
+import { createRequire } from 'node:module';
+
+/**
+ * `node:crypto`, loaded on the first event id: every command loads the kinds' registry, and a run
+ * with no `ahp` hook must not pay for `node:crypto` (test/cli/bin.test.ts).
+ */
+const requireBuiltin = createRequire(import.meta.url);
+let crypto: typeof Crypto | undefined;
 
 /** The protocol versions a subscription may speak. */
 export const AHP_VERSIONS = ['0.1', 'draft'] as const;
@@ -76,7 +84,8 @@ function objectOf(value: unknown): Readonly<Record<string, unknown>> | undefined
  * what tells the deliveries apart).
  */
 export function eventIdPrefix(sessionId: string, eventName: string, subscription: string): string {
-  const hash = createHash('sha256');
+  crypto ??= requireBuiltin('node:crypto') as typeof Crypto;
+  const hash = crypto.createHash('sha256');
   for (const part of [sessionId, eventName, subscription]) hash.update(part).update('\0');
   return `evt_${hash.digest('base64url').slice(0, 26)}`;
 }

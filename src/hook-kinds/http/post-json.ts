@@ -14,7 +14,8 @@
  *   never reached a live server, so the backend sees it once.
  */
 import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
-import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
+import type * as Https from 'node:https';
+import { createRequire } from 'node:module';
 
 export interface PostJsonRequest {
   readonly url: URL;
@@ -44,7 +45,20 @@ export type PostJsonResult =
   | { readonly kind: 'error'; readonly message: string };
 
 const httpAgent = new HttpAgent({ keepAlive: true });
-const httpsAgent = new HttpsAgent({ keepAlive: true });
+/**
+ * `node:https` (and with it TLS and `node:crypto`), loaded on the first https request: every
+ * command loads this module with the kinds' registry, and `hooks list` or a run without an https
+ * hook must not pay for them (test/cli/bin.test.ts).
+ */
+const requireBuiltin = createRequire(import.meta.url);
+let https: { readonly request: typeof Https.request; readonly agent: Https.Agent } | undefined;
+function secureClient(): { readonly request: typeof Https.request; readonly agent: Https.Agent } {
+  if (https === undefined) {
+    const loaded = requireBuiltin('node:https') as typeof Https;
+    https = { request: loaded.request, agent: new loaded.Agent({ keepAlive: true }) };
+  }
+  return https;
+}
 
 /** POSTs `request.body` to `request.url`; never rejects. */
 export function postJson(request: PostJsonRequest): Promise<PostJsonResult> {
@@ -72,9 +86,10 @@ export function postJson(request: PostJsonRequest): Promise<PostJsonResult> {
       const secure = request.url.protocol === 'https:';
       let outgoing: ReturnType<typeof httpRequest>;
       try {
-        outgoing = (secure ? httpsRequest : httpRequest)(request.url, {
+        const client = secure ? secureClient() : { request: httpRequest, agent: httpAgent };
+        outgoing = client.request(request.url, {
           method: 'POST',
-          agent: secure ? httpsAgent : httpAgent,
+          agent: client.agent,
           headers: {
             ...request.headers,
             'content-type': 'application/json',

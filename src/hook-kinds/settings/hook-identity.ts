@@ -1,4 +1,16 @@
-import { createHash } from 'node:crypto';
+import type * as Crypto from 'node:crypto';
+import { createRequire } from 'node:module';
+
+/**
+ * A sha256 hash from `node:crypto`, loaded on first use: `hooks list` and a run with no hook
+ * must not pay for `node:crypto` (test/cli/bin.test.ts).
+ */
+const requireBuiltin = createRequire(import.meta.url);
+let crypto: typeof Crypto | undefined;
+function sha256(): Crypto.Hash {
+  crypto ??= requireBuiltin('node:crypto') as typeof Crypto;
+  return crypto.createHash('sha256');
+}
 
 /**
  * The fields of a loaded hook that do not change what it does: its name and notes, where it was
@@ -71,7 +83,7 @@ export function hookIdentity(group: HookIdentityGroup, hook: object): string {
 
 /** The SHA-256 (lowercase hex) of `hookIdentity(group, hook)`: the key of the trust record. */
 export function hookFingerprint(group: HookIdentityGroup, hook: object): string {
-  return createHash('sha256').update(hookIdentity(group, hook)).digest('hex');
+  return sha256().update(hookIdentity(group, hook)).digest('hex');
 }
 
 /**
@@ -99,7 +111,7 @@ export function settingFingerprint(setting: string, value: string): string {
  * setting, an MCP server).
  */
 export function trustFingerprint(value: unknown): string {
-  return createHash('sha256')
+  return sha256()
     .update(JSON.stringify(canonical(value)))
     .digest('hex');
 }
