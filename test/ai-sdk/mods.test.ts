@@ -3,6 +3,7 @@
  * --plugin-dir` loads, given as `pluginDirs`, guards and rewrites a hooked `generateText` on the
  * AI SDK's mock model. The mods' worker threads end with `hw.close()`.
  */
+import { join } from 'node:path';
 import { isStepCount } from 'ai';
 import { MockLanguageModelV4 } from 'ai/test';
 import { describe, expect, it } from 'vitest';
@@ -54,7 +55,10 @@ describe('Claude Code mods in hookwire/ai-sdk', () => {
     expect(toolOutputsOf(model.doGenerateCalls[1]!)).toEqual([
       {
         type: 'error-text',
-        value: expect.stringContaining('env-guard: .env is off limits') as string,
+        // e.file_path is absolute, as Claude Code's Read gives it.
+        value: expect.stringContaining(
+          `env-guard: ${join(fixture.project.dir, '.env')} is off limits`,
+        ) as string,
       },
     ]);
     // After next, the mod's rewrite is what the model read, with its context; never the secret.

@@ -70,8 +70,42 @@ export const register: Register = (on) => {
     );
 
     expect(await readFile(join(sandbox.project, '.env'), 'utf8')).toBe('SECRET=1\n');
-    expect(results[0]?.error).toContain('Write of .env is blocked');
-    expect(results[1]?.error).toContain('Edit of .env is blocked');
+    // As in Claude Code, whose file tools carry absolute paths only.
+    expect(results[0]?.error).toContain(`Write of ${join(sandbox.project, '.env')} is blocked`);
+    expect(results[1]?.error).toContain(`Edit of ${join(sandbox.project, '.env')} is blocked`);
+    expect(await readFile(join(sandbox.project, 'notes.txt'), 'utf8')).toBe('fine\n');
+  });
+
+  it('e.file_path is absolute as in Claude Code: a guard fencing a folder by its absolute prefix sees a relative write into it', async () => {
+    const sandbox = await createSandbox();
+    const fenced = join(sandbox.project, 'secrets');
+    const mod = await writeMod(
+      sandbox,
+      'prefix-fence',
+      `import type { Register } from 'claude-code'
+const FENCED = ${JSON.stringify(fenced + '/')}
+export const register: Register = (on) => {
+  on('tool.call', { tool: ['Edit', 'Write', 'Read'] }, ($, e, next) =>
+    String(e.file_path).startsWith(FENCED) ? { deny: 'fenced: ' + e.file_path } : next(e))
+}
+`,
+    );
+    await mkdir(fenced);
+    await writeFile(join(fenced, 'key'), 'KEY=1\n');
+
+    const { results } = await runToolCalls(
+      sandbox,
+      [
+        ['write_file', { path: 'secrets/key', content: 'KEY=stolen\n' }],
+        ['read_file', { path: './docs/../secrets/key' }],
+        ['write_file', { path: 'notes.txt', content: 'fine\n' }],
+      ],
+      pluginArgs(mod),
+    );
+
+    expect(await readFile(join(fenced, 'key'), 'utf8')).toBe('KEY=1\n');
+    expect(results[0]?.error).toContain(`fenced: ${join(fenced, 'key')}`);
+    expect(results[1]?.error).toContain(`fenced: ${join(fenced, 'key')}`);
     expect(await readFile(join(sandbox.project, 'notes.txt'), 'utf8')).toBe('fine\n');
   });
 

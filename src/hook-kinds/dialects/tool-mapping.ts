@@ -3,13 +3,20 @@
  * its arguments' names and units). A leaf module: the dialects' folders (`claude/claude-tools.ts`,
  * `cursor/`, the Claude-shaped profiles) write their tables in it, and `vocabulary.ts` applies them.
  */
+import { isAbsolute, resolve } from 'node:path';
+
+/** What a value's translation may read besides the value: the directory the call runs in. */
+export interface ToolInputContext {
+  /** The session's working directory (the one relative tool paths are resolved against). */
+  readonly cwd?: string;
+}
 
 /** One argument of a built-in tool in a dialect's words. */
 export interface FieldMapping {
   /** The argument's name in the dialect. */
   readonly name: string;
   /** hookwire value → the dialect's (e.g. seconds → milliseconds). */
-  readonly out?: (value: unknown) => unknown;
+  readonly out?: (value: unknown, context: ToolInputContext) => unknown;
   /** The dialect's value → hookwire's. */
   readonly back?: (value: unknown) => unknown;
 }
@@ -35,8 +42,22 @@ export interface ToolMapping {
 /** A dialect's table: hookwire tool name → mapping. */
 export type ToolTable = Readonly<Record<string, ToolMapping>>;
 
-/** `path` is `file_path` (Claude Code, Gemini CLI, Cursor). */
-export const FILE_PATH: Readonly<Record<string, FieldMapping>> = { path: { name: 'file_path' } };
+/**
+ * A path as an absolute one, where the caller gives the cwd (the `e` of Claude Code mods):
+ * Claude Code's file tools only ever carry absolute `file_path`s, so a mod written for them
+ * compares prefixes (`/etc/`, the project root) and would miss `secrets/key` or `../x`. hookwire's
+ * tools take relative paths too; the mod sees the path the tool will open. A rewrite that sends it
+ * back stays absolute (the tools take both). Settings hooks' payloads do not pass a cwd yet.
+ */
+export const absolutePath = (value: unknown, context: ToolInputContext): unknown =>
+  typeof value === 'string' && value !== '' && context.cwd !== undefined && !isAbsolute(value)
+    ? resolve(context.cwd, value)
+    : value;
+
+/** `path` is `file_path` (Claude Code, Gemini CLI, Cursor), absolute as theirs are. */
+export const FILE_PATH: Readonly<Record<string, FieldMapping>> = {
+  path: { name: 'file_path', out: absolutePath },
+};
 /** The same (the Claude-shaped profiles' spelling). */
 export const filePath = FILE_PATH;
 

@@ -13,7 +13,7 @@
  */
 
 import type { DialectName } from './dialect-names.ts';
-import type { ToolMapping, ToolTable } from './tool-mapping.ts';
+import type { ToolInputContext, ToolMapping, ToolTable } from './tool-mapping.ts';
 import { filePath } from './tool-mapping.ts';
 import { CLAUDE_TOOLS, CLAUDE_TOOLS_WITHOUT_COUNTERPART } from './claude/claude-tools.ts';
 import { CLAUDE_PROFILES, profileToolTable, type ClaudeProfile } from './claude-shaped/profiles.ts';
@@ -130,13 +130,14 @@ export function foreignToolInput(
   dialect: DialectName,
   hookwireName: string,
   input: unknown,
+  context: ToolInputContext = {},
 ): unknown {
   const mapping = TABLES[dialect][hookwireName];
   if (mapping === undefined || !isRecord(input)) return input;
   const result: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(input)) {
     const field = mapping.fields[key];
-    result[field?.name ?? key] = field?.out === undefined ? value : field.out(value);
+    result[field?.name ?? key] = field?.out === undefined ? value : field.out(value, context);
   }
   return result;
 }

@@ -61,8 +61,9 @@ function claudeToolInput(
   toolName: string,
   toolCallId: string,
   args: unknown,
+  cwd: string,
 ): Record<string, unknown> {
-  const input = foreignToolInput('claude', toolName, args);
+  const input = foreignToolInput('claude', toolName, args, { cwd });
   return {
     ...(isRecord(input) ? input : {}),
     tool: foreignToolName('claude', toolName),
@@ -275,7 +276,7 @@ export function createModsHooks(chain: ModsChain, options: ModsHooksOptions): Mo
       'tool.check',
       {
         tool: foreignToolName('claude', toolName),
-        input: foreignToolInput('claude', toolName, args),
+        input: foreignToolInput('claude', toolName, args, { cwd: context.session.cwd }),
         tool_use_id: toolCallId,
       },
       context,
@@ -369,7 +370,11 @@ export function createModsHooks(chain: ModsChain, options: ModsHooksOptions): Mo
             scope.aborted = action.reason;
             return { deny: action.reason };
           case 'rewrite':
-            return { updatedInput: foreignToolInput('claude', event.toolName, action.args) };
+            return {
+              updatedInput: foreignToolInput('claude', event.toolName, action.args, {
+                cwd: context.session.cwd,
+              }),
+            };
           case 'result':
             return { ...unchanged, result: action.result };
           default:
@@ -386,7 +391,7 @@ export function createModsHooks(chain: ModsChain, options: ModsHooksOptions): Mo
     observes: (kind) => outerKinds.has(kind),
 
     async onToolCall(context, event) {
-      const e = claudeToolInput(event.toolName, event.toolCallId, event.args);
+      const e = claudeToolInput(event.toolName, event.toolCallId, event.args, context.session.cwd);
       let decide: (action: ToolCallAction) => void = () => undefined;
       const decided = new Promise<ToolCallAction>((resolve) => {
         decide = resolve;
@@ -466,7 +471,10 @@ export function createModsHooks(chain: ModsChain, options: ModsHooksOptions): Mo
               );
             else
               decide(
-                JSON.stringify(args) === JSON.stringify(event.args)
+                // Compared in Claude's words: `e` carries paths made absolute, which are no
+                // rewrite of the call when the mods passed them on unchanged.
+                JSON.stringify(rewritten) === JSON.stringify(e) ||
+                  JSON.stringify(args) === JSON.stringify(event.args)
                   ? ToolCallAction.run()
                   : ToolCallAction.rewrite(args),
               );
@@ -650,7 +658,9 @@ export function createModsHooks(chain: ModsChain, options: ModsHooksOptions): Mo
           'tool.check',
           {
             tool: foreignToolName('claude', event.toolName),
-            input: foreignToolInput('claude', event.toolName, event.args),
+            input: foreignToolInput('claude', event.toolName, event.args, {
+              cwd: context.session.cwd,
+            }),
             tool_use_id: event.toolCallId,
           },
           context,
@@ -705,7 +715,9 @@ export function createModsHooks(chain: ModsChain, options: ModsHooksOptions): Mo
       {
         hook_event_name: name,
         tool_name: foreignToolName('claude', call.toolName),
-        tool_input: foreignToolInput('claude', call.toolName, call.args),
+        tool_input: foreignToolInput('claude', call.toolName, call.args, {
+          cwd: context.session.cwd,
+        }),
         tool_use_id: call.toolCallId,
         ...fields,
       },

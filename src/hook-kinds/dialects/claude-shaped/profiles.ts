@@ -12,7 +12,7 @@
  */
 import type { HookEventName } from '../../../events/index.ts';
 import { CLAUDE_TOOLS } from '../claude/claude-tools.ts';
-import type { ToolMapping } from '../tool-mapping.ts';
+import { absolutePath, type ToolMapping } from '../tool-mapping.ts';
 
 /** One Claude-shaped tool (see the module comment). */
 export interface ClaudeProfile {
@@ -143,13 +143,17 @@ export const CLAUDE_PROFILES = {
       shell: { name: 'run_shell_command', fields: {}, foreignOnly: ['directory', 'is_background'] },
       read_file: {
         name: 'read_file',
-        fields: { path: { name: 'absolute_path' } },
+        fields: { path: { name: 'absolute_path', out: absolutePath } },
         foreignOnly: ['offset', 'limit'],
       },
-      write_file: { name: 'write_file', fields: { path: { name: 'file_path' } }, foreignOnly: [] },
+      write_file: {
+        name: 'write_file',
+        fields: { path: { name: 'file_path', out: absolutePath } },
+        foreignOnly: [],
+      },
       edit_file: {
         name: 'edit',
-        fields: { path: { name: 'file_path' } },
+        fields: { path: { name: 'file_path', out: absolutePath } },
         foreignOnly: ['replace_all'],
       },
       glob: { name: 'glob', fields: {}, foreignOnly: ['path'] },
