@@ -8,15 +8,7 @@
  * every effect are checked first; one bad member rejects the whole response as a protocol
  * failure, which the subscription's failure policy then decides.
  */
-import type * as Crypto from 'node:crypto';
-import { createRequire } from 'node:module';
-
-/**
- * `node:crypto`, loaded on the first event id: every command loads the kinds' registry, and a run
- * with no `ahp` hook must not pay for `node:crypto` (test/cli/bin.test.ts).
- */
-const requireBuiltin = createRequire(import.meta.url);
-let crypto: typeof Crypto | undefined;
+import { sha256 } from '../../wire/sha256.ts';
 
 /** The protocol versions a subscription may speak. */
 export const AHP_VERSIONS = ['0.1', 'draft'] as const;
@@ -84,8 +76,7 @@ function objectOf(value: unknown): Readonly<Record<string, unknown>> | undefined
  * what tells the deliveries apart).
  */
 export function eventIdPrefix(sessionId: string, eventName: string, subscription: string): string {
-  crypto ??= requireBuiltin('node:crypto') as typeof Crypto;
-  const hash = crypto.createHash('sha256');
+  const hash = sha256();
   for (const part of [sessionId, eventName, subscription]) hash.update(part).update('\0');
   return `evt_${hash.digest('base64url').slice(0, 26)}`;
 }

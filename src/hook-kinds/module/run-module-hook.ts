@@ -3,8 +3,7 @@
  * hash, turns the payload into the event's in-process event, calls the hook's method for it under
  * the hook's deadline, and turns the action it answers into hookwire's JSON answer.
  */
-import type * as Crypto from 'node:crypto';
-import { createRequire } from 'node:module';
+import { sha256 } from '../../wire/sha256.ts';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -81,13 +80,6 @@ function load(file: string, hash: string): LoadedModule {
 }
 
 /**
- * `node:crypto`, loaded on the first hash: every command loads the kinds' registry (this module
- * with it), and a run with no `module` hook must not pay for `node:crypto` (test/cli/bin.test.ts).
- */
-const requireBuiltin = createRequire(import.meta.url);
-let crypto: typeof Crypto | undefined;
-
-/**
  * The hash of the module's content, from `state` (`sha256:HEX`) when a check of the file vouches
  * for it (the trust check's `stat` before this run, `namedFileStateNow`), else read and hashed.
  */
@@ -95,8 +87,7 @@ function contentHash(file: string, state: NamedFileState | undefined): string {
   if (state?.startsWith('sha256:') === true) return state.slice('sha256:'.length);
   // A module is a small file (its hash is its version): read at once, without a thread-pool
   // round trip.
-  crypto ??= requireBuiltin('node:crypto') as typeof Crypto;
-  return crypto.createHash('sha256').update(readFileSync(file)).digest('hex');
+  return sha256().update(readFileSync(file)).digest('hex');
 }
 
 /** The `HookAnswer` for the action a module answered at `event` (hookwire's v2 output). */

@@ -1,16 +1,4 @@
-import type * as Crypto from 'node:crypto';
-import { createRequire } from 'node:module';
-
-/**
- * A sha256 hash from `node:crypto`, loaded on first use: `hooks list` and a run with no hook
- * must not pay for `node:crypto` (test/cli/bin.test.ts).
- */
-const requireBuiltin = createRequire(import.meta.url);
-let crypto: typeof Crypto | undefined;
-function sha256(): Crypto.Hash {
-  crypto ??= requireBuiltin('node:crypto') as typeof Crypto;
-  return crypto.createHash('sha256');
-}
+import { sha256 } from '../../wire/sha256.ts';
 
 /**
  * The fields of a loaded hook that do not change what it does: its name and notes, where it was

@@ -18,21 +18,12 @@
  * Only paths inside the project count (the user's own files elsewhere are theirs); redirection
  * targets never do (a log the hook appends to changes on every run).
  */
-import type * as Crypto from 'node:crypto';
-import { createRequire } from 'node:module';
+import { sha256 } from '../../wire/sha256.ts';
 import { statSync, type BigIntStats } from 'node:fs';
 import { PROJECT_DIR_VARIABLES } from '../dialects/dialect-names.ts';
 import { failureAnswer, type HookExecution } from '../hook-kind.ts';
 import { readFile, stat } from 'node:fs/promises';
 import { basename, isAbsolute, relative, resolve, sep } from 'node:path';
-
-/**
- * `node:crypto`, loaded on the first hash: every command loads the kinds' registry (this module
- * with it), and a command with no named script must not pay for `node:crypto`
- * (test/cli/bin.test.ts).
- */
-const requireBuiltin = createRequire(import.meta.url);
-let crypto: typeof Crypto | undefined;
 
 /** The variables hooks get that hold the project directory (see `hookEnvironment`). */
 const PROJECT_VARIABLES = new Set(['HOOKWIRE_PROJECT_DIR', ...PROJECT_DIR_VARIABLES]);
@@ -274,9 +265,7 @@ export async function namedFileState(path: string): Promise<NamedFileState | und
     const info = await stat(path);
     if (!info.isFile()) return undefined;
     if (info.size > MAX_HASHED_BYTES) return `size:${info.size}`;
-    crypto ??= requireBuiltin('node:crypto') as typeof Crypto;
-    return `sha256:${crypto
-      .createHash('sha256')
+    return `sha256:${sha256()
       .update(await readFile(path))
       .digest('hex')}`;
   } catch (error) {
