@@ -110,6 +110,42 @@ describe('Claude Code dialect (.claude/settings.json)', () => {
     expect(await readFile(join(sandbox.project, 'fine.txt'), 'utf8')).toBe('fine\n');
   });
 
+  it('a guard fencing a folder by its absolute path (Claude Code paths are absolute) stops a relative write into it', async () => {
+    const sandbox = await createSandbox();
+    // As users write them for Claude Code, whose Write/Edit always carry absolute file_paths.
+    const guard = await writeHookScript(
+      sandbox.root,
+      'fence.mjs',
+      `
+import { readFileSync } from 'node:fs';
+const input = JSON.parse(readFileSync(0, 'utf8'));
+const fenced = process.env.CLAUDE_PROJECT_DIR + '/secrets/';
+if (String(input.tool_input.file_path ?? '').startsWith(fenced)) {
+  process.stderr.write('secrets/ is fenced');
+  process.exit(2);
+}
+`,
+    );
+    await claudeSettings(sandbox, {
+      hooks: {
+        PreToolUse: [{ matcher: 'Write|Edit', hooks: [{ type: 'command', command: guard }] }],
+      },
+    });
+    await mkdir(join(sandbox.project, 'secrets'));
+    await writeFile(join(sandbox.project, 'secrets', 'key'), 'original\n');
+
+    const { results } = await runToolCalls(sandbox, [
+      ['write_file', { path: 'secrets/key', content: 'overwritten\n' }],
+      ['write_file', { path: './secrets/../secrets/key', content: 'overwritten\n' }],
+      ['write_file', { path: 'open.txt', content: 'fine\n' }],
+    ]);
+
+    expect(await readFile(join(sandbox.project, 'secrets', 'key'), 'utf8')).toBe('original\n');
+    expect(results[0]?.error).toContain('secrets/ is fenced');
+    expect(results[1]?.error).toContain('secrets/ is fenced');
+    expect(await readFile(join(sandbox.project, 'open.txt'), 'utf8')).toBe('fine\n');
+  });
+
   it('a Write|Edit|Read guard reading tool_input.file_path keeps .env untouched and unread', async () => {
     const sandbox = await createSandbox();
     const guard = await writeHookScript(sandbox.root, 'env-guard.mjs', ENV_GUARD);
@@ -128,9 +164,12 @@ describe('Claude Code dialect (.claude/settings.json)', () => {
     ]);
 
     expect(await readFile(join(sandbox.project, '.env'), 'utf8')).toBe('SECRET=1\n');
-    expect(results[0]?.error).toContain('Write of .env is blocked: secrets live there');
-    expect(results[1]?.error).toContain('Edit of .env is blocked');
-    expect(results[2]?.error).toContain('Read of .env is blocked');
+    // Claude Code's file tools carry absolute paths; so does the payload hookwire gives the hook.
+    expect(results[0]?.error).toContain(
+      `Write of ${join(sandbox.project, '.env')} is blocked: secrets live there`,
+    );
+    expect(results[1]?.error).toContain(`Edit of ${join(sandbox.project, '.env')} is blocked`);
+    expect(results[2]?.error).toContain(`Read of ${join(sandbox.project, '.env')} is blocked`);
     expect(JSON.stringify(results[2]?.result ?? '')).not.toContain('SECRET');
     expect(await readFile(join(sandbox.project, 'notes.txt'), 'utf8')).toBe('fine\n');
   });
@@ -225,7 +264,9 @@ console.log(JSON.stringify({ hookSpecificOutput: { hookEventName: 'PostToolUse',
     expect(outcome.code).toBe(0);
     const { requests } = outcome;
     expect(JSON.stringify(requests[0]?.['contents'])).toContain('Project rule: answer in French.');
-    expect(JSON.stringify(requests[1]?.['contents'])).toContain('formatted a.ts');
+    expect(JSON.stringify(requests[1]?.['contents'])).toContain(
+      `formatted ${join(sandbox.project, 'a.ts')}`,
+    );
   });
 
   it('a PostToolUse hook exiting 2 keeps the tool output and feeds its stderr back to the model, as Claude Code does', async () => {
@@ -335,7 +376,11 @@ appendFileSync(process.argv[2], JSON.stringify({ dir: process.env.CLAUDE_PROJECT
     expect(payloads.map((entry) => entry['tool_name'])).toEqual(['Edit', 'Bash']);
     expect(payloads[0]).toMatchObject({
       hook_event_name: 'PostToolUse',
-      tool_input: { file_path: 'a.txt', old_string: 'one', new_string: 'two' },
+      tool_input: {
+        file_path: join(sandbox.project, 'a.txt'),
+        old_string: 'one',
+        new_string: 'two',
+      },
     });
     // Claude Code's Bash takes milliseconds.
     expect(payloads[1]).toMatchObject({ tool_input: { command: 'true', timeout: 5000 } });

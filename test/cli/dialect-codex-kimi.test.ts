@@ -104,7 +104,7 @@ process.exit(2);`,
 
     expect(await readFile(join(sandbox.project, 'keep.txt'), 'utf8')).toBe('keep\n');
     expect(results[0]?.error).toContain('kimi guard: Bash rm keep.txt');
-    expect(results[1]?.error).toContain('kimi guard: Write keep.txt');
+    expect(results[1]?.error).toContain(`kimi guard: Write ${join(sandbox.project, 'keep.txt')}`);
     expect(JSON.stringify(results[2]?.result)).toContain('keep');
     expect(stderr).toContain(
       `${config} at hooks[1].event: Kimi Code's event "TaskCompleted" is not supported`,

@@ -81,9 +81,9 @@ describe('Gemini CLI dialect (.gemini/settings.json)', () => {
     expect(existsSync(join(sandbox.project, 'victim'))).toBe(true);
     expect(results[0]?.error).toContain('Gemini guard: no rm -rf (BeforeTool)');
     expect(await readFile(join(sandbox.project, '.env'), 'utf8')).toBe('SECRET=1\n');
-    expect(results[1]?.error).toContain('write_file .env is protected');
-    expect(results[2]?.error).toContain('replace .env is protected');
-    expect(results[3]?.error).toContain('read_file .env is protected');
+    expect(results[1]?.error).toContain(`write_file ${join(sandbox.project, '.env')} is protected`);
+    expect(results[2]?.error).toContain(`replace ${join(sandbox.project, '.env')} is protected`);
+    expect(results[3]?.error).toContain(`read_file ${join(sandbox.project, '.env')} is protected`);
     expect(await readFile(join(sandbox.project, 'ok.txt'), 'utf8')).toBe('ok\n');
     expect(stderr).not.toContain('vimMode');
   });
@@ -174,7 +174,9 @@ if (!existsSync(process.env.GEMINI_PROJECT_DIR + '/report.md')) {
     expect(JSON.stringify(requests[1]?.['contents'])).toContain(
       'Write report.md before finishing.',
     );
-    expect(JSON.stringify(requests[2]?.['contents'])).toContain('linted report.md');
+    expect(JSON.stringify(requests[2]?.['contents'])).toContain(
+      `linted ${join(sandbox.project, 'report.md')}`,
+    );
     expect(await readFile(join(sandbox.project, 'report.md'), 'utf8')).toBe('# report');
   });
 

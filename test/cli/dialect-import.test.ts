@@ -78,7 +78,7 @@ describe('hookwire hooks import', () => {
     expect(asDialect.errors).toEqual([
       expect.stringContaining('blocked Bash: rm -rf victim'),
       null,
-      expect.stringContaining('blocked Write: .env'),
+      expect.stringContaining(`blocked Write: ${join(sandbox.project, '.env')}`),
       null,
     ]);
     expect(asDialect.logged).toEqual([['Grep', { pattern: 'SECRET', path: '.' }]]);

@@ -164,7 +164,10 @@ async function runAndCheck(sandbox: Sandbox, profile: Profile, log: string) {
   expect(existsSync(join(sandbox.project, 'keep'))).toBe(true);
   expect(results[0]).toContain(`no rm -rf in ${profile.shell}`);
   expect(existsSync(join(sandbox.project, '.env'))).toBe(false);
-  expect(results[1]).toContain('secrets stay out of .env');
+  expect(results[1]).toContain(
+    // Paths in `file_path` are absolute, as in Claude Code; Augment's `path` is the workspace's.
+    `secrets stay out of ${profile.pathField === 'file_path' ? join(sandbox.project, '.env') : '.env'}`,
+  );
   expect(await readFile(join(sandbox.project, 'out.txt'), 'utf8')).toBe('rewritten\n');
   // The context injector got the tool's own prompt event name, and its answer applied.
   expect(JSON.stringify(outcome.requests[0])).toContain(

@@ -43,11 +43,11 @@ export interface ToolMapping {
 export type ToolTable = Readonly<Record<string, ToolMapping>>;
 
 /**
- * A path as an absolute one, where the caller gives the cwd (the `e` of Claude Code mods):
- * Claude Code's file tools only ever carry absolute `file_path`s, so a mod written for them
- * compares prefixes (`/etc/`, the project root) and would miss `secrets/key` or `../x`. hookwire's
- * tools take relative paths too; the mod sees the path the tool will open. A rewrite that sends it
- * back stays absolute (the tools take both). Settings hooks' payloads do not pass a cwd yet.
+ * A path as an absolute one, resolved against the session's cwd (settings hooks of a dialect, and
+ * the `e` of Claude Code mods): Claude Code's and Gemini CLI's file tools only ever carry absolute
+ * paths, so a hook written for them compares prefixes (`/etc/`, the project root) and would miss
+ * `secrets/key` or `../x`. hookwire's tools take relative paths too; the hook sees the path the
+ * tool will open. A rewrite that sends it back stays absolute (the tools take both).
  */
 export const absolutePath = (value: unknown, context: ToolInputContext): unknown =>
   typeof value === 'string' && value !== '' && context.cwd !== undefined && !isAbsolute(value)

@@ -23,6 +23,7 @@ import { hookOutputCommonShape } from '../../wire/hook-decision.ts';
 import { lazy } from '../../wire/lazy.ts';
 import { DIALECTS } from './dialect.ts';
 import type { EnvelopeFacts } from './dialect-contract.ts';
+import type { ToolInputContext } from './tool-mapping.ts';
 import {
   foreignToolInput,
   foreignToolName,
@@ -41,7 +42,12 @@ type Fields = Readonly<Record<string, unknown>>;
  * `SubagentStop`); Gemini CLI's model hooks get `llm_request` / `llm_response` in Gemini's
  * shapes (its `modelHooks`). Other fields are the same in every dialect.
  */
-export function foreignPayload(dialect: DialectName, event: HookEventName, fields: Fields): Fields {
+export function foreignPayload(
+  dialect: DialectName,
+  event: HookEventName,
+  fields: Fields,
+  context: ToolInputContext = {},
+): Fields {
   const rules = DIALECTS[dialect];
   const model = rules.modelHooks;
   if (model?.events.has(event) === true) return model.payload(fields);
@@ -53,7 +59,9 @@ export function foreignPayload(dialect: DialectName, event: HookEventName, field
     ...extended,
     tool_name: foreignToolName(dialect, toolName),
     ...('tool_input' in extended
-      ? { tool_input: foreignToolInput(dialect, toolName, extended['tool_input']) }
+      ? {
+          tool_input: foreignToolInput(dialect, toolName, extended['tool_input'], context),
+        }
       : {}),
   };
 }

@@ -168,7 +168,12 @@ export function commandHookForGroup(
     const fields = external.toPayload(event) as Readonly<Record<string, unknown>>;
     const dialect = group.dialect;
     // A dialect's hook sees the payload (and matches) in its own tool's words.
-    const view = dialect === undefined ? fields : foreignPayload(dialect, group.event, fields);
+    const view =
+      dialect === undefined
+        ? fields
+        : foreignPayload(dialect, group.event, fields, {
+            cwd: context.session.cwd,
+          });
     const names = group.foreignNames === true ? view : fields;
     // What a dialect's own payload says beyond hookwire's (Cursor's `loop_count` at `stop`).
     const continuations = (event as { readonly continuations?: unknown }).continuations;
