@@ -7,7 +7,7 @@
  * are our own, written to those shapes; each test runs `hookwire run --plugin-dir` on the
  * scripted model and asserts the effect (the file that survives, what the model was sent).
  */
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -123,6 +123,76 @@ describe('published mod shapes in hookwire run --plugin-dir', () => {
     // The fence is off: the call ran.
     expect(results[0]?.error).toBeUndefined();
     expect(existsSync(join(sandbox.project, 'keep.txt'))).toBe(false);
+  });
+
+  it('a hook is never re-entered: a command.run hook running its own command, and two mods calling each other, end at core instead of recursing', async () => {
+    const sandbox = await createSandbox();
+    // /loop's hook runs /loop again; /ping (mod pinger) runs /pong, whose hook (mod ponger)
+    // runs /ping again. Each hook waits on $ (which its budget does not count), so before the
+    // guard neither ever ended and the run hung.
+    const looper = await writeMod(
+      sandbox,
+      'looper',
+      `import type { Register } from 'claude-code'
+export const register: Register = (on) => {
+  on('session.start', async ($, e, next) => {
+    await $.command.register({ name: 'loop', description: 'runs itself' })
+    const outcome = async (command: string) => {
+      try { return { value: await $.command.run({ command, args: '0' }) } } catch (error) { return { error: String(error) } }
+    }
+    await $.fs.write('loop.json', JSON.stringify({ loop: await outcome('loop'), ping: await outcome('ping') }))
+    return next(e)
+  })
+  on('command.run', { command: 'loop' }, async ($, e) => {
+    const depth = Number(e.args) + 1
+    await $.fs.write('loop-' + depth + '.txt', 'ran')
+    return $.command.run({ command: 'loop', args: String(depth) })
+  })
+}
+`,
+    );
+    const callsBack = (name: string, own: string, other: string) =>
+      writeMod(
+        sandbox,
+        name,
+        `import type { Register } from 'claude-code'
+export const register: Register = (on) => {
+  on('command.run', { command: '${own}' }, async ($, e) => {
+    const depth = Number(e.args) + 1
+    await $.fs.write('${own}-' + depth + '.txt', 'ran')
+    return $.command.run({ command: '${other}', args: String(depth) })
+  })
+}
+`,
+      );
+    const pinger = await callsBack('pinger', 'ping', 'pong');
+    const ponger = await callsBack('ponger', 'pong', 'ping');
+
+    const { results, code, stderr } = await runToolCalls(
+      sandbox,
+      [['shell', { command: 'echo done' }]],
+      pluginArgs(looper, pinger, ponger),
+    );
+
+    expect(stderr).toBe('');
+    expect(code).toBe(0);
+    expect(JSON.stringify(results[0]?.result)).toContain('done');
+    const ran = (prefix: string) =>
+      readdirSync(sandbox.project)
+        .filter((file) => file.startsWith(prefix))
+        .sort();
+    // Each hook ran once for its chain; the call it made from inside reached core.
+    expect(ran('loop-')).toEqual(['loop-1.txt']);
+    expect(ran('ping-')).toEqual(['ping-1.txt']);
+    expect(ran('pong-')).toEqual(['pong-2.txt']);
+    const record = await readRecord(join(sandbox.project, 'loop.json'));
+    // The innermost /loop reached core, which answers a registered command no hook took.
+    expect(record.loop).toEqual({ value: { text: '/loop: no hook answered the command' } });
+    // /ping's chain: pinger's hook → /pong → ponger's hook → /ping, where pinger's hook is
+    // already running: the call reaches core, which has no /ping (nobody registered it).
+    expect(record.ping).toEqual({
+      error: expect.stringContaining('$.command.run: no command /ping') as string,
+    });
   });
 
   it('the static scan follows an extensionless import: a $ call in ./helpers is named, and an import no file answers refuses the mod', async () => {

@@ -172,13 +172,21 @@ export class ModsChain {
     origin: DispatchOrigin,
     core: (e: unknown) => Promise<unknown>,
     scope: DispatchScope,
-    /** The origin mod's own hooks see it too (only the calling hook is skipped, by its pattern). */
+    /** The origin mod's own hooks see it too (`command.run`), except those in `active`. */
     ownHooks = false,
+    /**
+     * The hooks whose `$` calls this dispatch serves, innermost last: none of them runs again for
+     * it. A hook is never re-entered, so a `command.run` hook running its own command, or two
+     * mods' hooks calling each other's events, end instead of recursing without a deadline (a
+     * hook's budget counts its own time, not its waits on `$`).
+     */
+    active: readonly Link[] = [],
   ): Promise<unknown> {
     const links = this.#links.filter(
       (link) =>
         patternMatches(link.registration.pattern, event) &&
-        (ownHooks || link.mod.name !== (origin === ENGINE_ORIGIN ? undefined : origin.plugin)),
+        (ownHooks || link.mod.name !== (origin === ENGINE_ORIGIN ? undefined : origin.plugin)) &&
+        !active.includes(link),
     );
     const run = (from: number, input: unknown): Promise<unknown> => {
       for (let index = from; index < links.length; index++) {
@@ -186,7 +194,7 @@ export class ModsChain {
         if (link === undefined) break;
         const { matcher } = link.registration;
         if (matcher === undefined || matcherMatches(matcher, input))
-          return this.#runLink(link, index, links, event, input, origin, core, run, scope);
+          return this.#runLink(link, index, links, event, input, origin, core, run, scope, active);
       }
       return core(input);
     };
@@ -203,8 +211,10 @@ export class ModsChain {
     core: (e: unknown) => Promise<unknown>,
     run: (from: number, input: unknown) => Promise<unknown>,
     scope: DispatchScope,
+    active: readonly Link[],
   ): Promise<unknown> {
     let firstNext: Promise<unknown> | undefined;
+    const within = [...active, link];
     const services = {
       next: (rewritten: unknown, to: string | undefined): Promise<unknown> => {
         const input = keepReserved(e, rewritten);
@@ -238,7 +248,7 @@ export class ModsChain {
         method: string,
         args: readonly unknown[],
         signal: AbortSignal,
-      ): Promise<unknown> => this.capability(link.mod, noun, method, args, scope, signal),
+      ): Promise<unknown> => this.capability(link.mod, noun, method, args, scope, signal, within),
     };
     const request = {
       index: link.registration.index,
@@ -297,10 +307,12 @@ export class ModsChain {
     args: readonly unknown[],
     scope: DispatchScope,
     signal?: AbortSignal,
+    /** The hooks whose `$` call this is (see `dispatch`). */
+    active: readonly Link[] = [],
   ): Promise<unknown> {
     const event = `${noun}.${method}`;
     const origin: DispatchOrigin = { plugin: mod.name, tier: mod.tier };
-    if (event === 'command.run') return this.#commandRun(mod, origin, args, scope, signal);
+    if (event === 'command.run') return this.#commandRun(mod, origin, args, scope, signal, active);
     if (!this.observes(event)) return this.#capability(mod, noun, method, args, scope, signal);
     // Core answers `{ value }`; a hook answers `next(e)`, `{ deny }` (the call rejects) or `{ value }`.
     return this.dispatch(
@@ -313,6 +325,8 @@ export class ModsChain {
         return { value: await this.#capability(mod, noun, method, rewritten, scope, signal) };
       },
       scope,
+      false,
+      active,
     ).then((answer) => {
       if (isRecord(answer) && typeof answer.deny === 'string')
         throw new Error(`$.${event} was refused: ${answer.deny}`);
@@ -325,7 +339,8 @@ export class ModsChain {
    * `$.command.run({ command, args })`: the event `command.run` as Claude Code raises it for a
    * plugin (`origin: { kind: 'plugin', name }`, a headless `presentation`), through every hook,
    * the calling plugin's own `command.run` hooks included (Claude Code skips only the calling
-   * hook, which hooks another event); core answers a command no hook answered.
+   * hook); a hook already on this call's stack does not run again (see `dispatch`: a `command.run`
+   * hook running its own command reaches core); core answers a command no hook answered.
    */
   #commandRun(
     mod: LoadedMod,
@@ -333,6 +348,7 @@ export class ModsChain {
     args: readonly unknown[],
     scope: DispatchScope,
     signal: AbortSignal | undefined,
+    active: readonly Link[],
   ): Promise<unknown> {
     const given = isRecord(args[0]) ? args[0] : {};
     const e = {
@@ -348,6 +364,7 @@ export class ModsChain {
       (input) => this.#capability(mod, 'command', 'run', [input], scope, signal),
       scope,
       true,
+      active,
     );
   }
 }
