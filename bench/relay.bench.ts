@@ -13,7 +13,9 @@
  * - issue 29: the same `true` PreToolUse hook in `hookwire run` (`--model anthropic:… --base-url`
  *   the same mock) vs in Claude Code (bound 1/3).
  *
- * BENCH_RELAY_ROUNDS (default 3) and BENCH_RELAY_CALLS (default 8) size it.
+ * BENCH_RELAY_ROUNDS (default 8) and BENCH_RELAY_CALLS (default 24) size it: a tool call's own gap
+ * is 17–25 ms in hookwire run and ~50 ms in Claude Code, so fewer rounds cannot resolve a hook's
+ * 1–4 ms (5 rounds of 12 once gave 0.161 where 8 of 24 gave 0.417; decision 0031, round 5).
  */
 import { execFileSync, spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -29,8 +31,8 @@ import { installRealAgents } from '../test/support/real-agents/install-agents.ts
 import { relayEnvironment } from '../test/support/real-agents/relay-project.ts';
 import { runClaude } from '../test/support/real-agents/run-claude.ts';
 
-const ROUNDS = Number(process.env['BENCH_RELAY_ROUNDS'] ?? 3);
-const CALLS = Number(process.env['BENCH_RELAY_CALLS'] ?? 8);
+const ROUNDS = Number(process.env['BENCH_RELAY_ROUNDS'] ?? 8);
+const CALLS = Number(process.env['BENCH_RELAY_CALLS'] ?? 24);
 const CLI = join(repositoryRoot, 'dist', 'bin', 'hookwire.js');
 
 const GUARD_TS = `
