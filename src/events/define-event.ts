@@ -14,6 +14,16 @@ import type { CombinedOutcome } from './combined-outcome.ts';
 /** A value or a promise of it: hook methods may answer either way. */
 export type Awaitable<T> = T | Promise<T>;
 
+/**
+ * True for a promise or any other thenable (what `await` waits for): the one check the stack,
+ * the lifecycle, the loop and the in-process hook kinds use to stay synchronous when an answer is.
+ */
+export function isPromiseLike<T>(value: Awaitable<T>): value is Promise<T>;
+export function isPromiseLike(value: unknown): value is PromiseLike<unknown>;
+export function isPromiseLike(value: unknown): boolean {
+  return typeof (value as { then?: unknown } | null)?.then === 'function';
+}
+
 /** Returned by `Composition.accept` to go on to the next member. */
 export const NEXT: unique symbol = Symbol('next hook');
 export type Next = typeof NEXT;

@@ -166,6 +166,7 @@ export {
 export {
   JOIN_SEPARATOR,
   NEXT,
+  isPromiseLike,
   joinText,
   type ActionKind,
   type ActionOf,

@@ -9,9 +9,12 @@
  * observes returns its decision without a promise, and its host awaits nothing.
  */
 import type { HookContext, HookReport } from '../events/context.ts';
-import { HOOK_METHOD, type EventMap, type HookEventKind } from '../events/index.ts';
+import { HOOK_METHOD, isPromiseLike, type EventMap, type HookEventKind } from '../events/index.ts';
 import type { Awaitable } from '../hooks/agent-hook.ts';
 import type { HookStack } from '../hooks/stack/hook-stack.ts';
+
+// The lifecycle's callers (the loop, the AI SDK adapter) take the check from here.
+export { isPromiseLike };
 
 /** The settled action of `kind`. */
 export type LifecycleAction<Kind extends HookEventKind> = Awaited<EventMap[Kind]['answer']>;
@@ -44,11 +47,6 @@ export interface LifecycleHooks {
   ): Promise<void>;
   /** Surfaces a hook warning or message. */
   report(report: HookReport): void;
-}
-
-/** True for a promise (or any thenable). */
-export function isPromiseLike<T>(value: Awaitable<T>): value is Promise<T> {
-  return typeof (value as { then?: unknown } | null)?.then === 'function';
 }
 
 /**

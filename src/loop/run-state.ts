@@ -12,6 +12,7 @@ import {
   EVENT_DEFINITIONS,
   HOOK_METHOD,
   STEP_EVENT_KINDS,
+  isPromiseLike,
   type EventMap,
   type HookEventKind,
 } from '../events/index.ts';
@@ -200,10 +201,6 @@ export function callHook<Kind extends HookEventKind>(
 /** The name an event goes by in messages: its external name, else its kind. */
 export function eventLabel(kind: HookEventKind): string {
   return EVENT_DEFINITIONS[kind].external?.name ?? kind;
-}
-
-export function isPromiseLike<T>(value: Awaitable<T>): value is Promise<T> {
-  return typeof (value as { then?: unknown } | null)?.then === 'function';
 }
 
 export class RunState {

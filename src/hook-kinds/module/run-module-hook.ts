@@ -7,7 +7,7 @@ import { sha256 } from '../../wire/sha256.ts';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { externalDefinition, type HookEventName } from '../../events/index.ts';
+import { externalDefinition, isPromiseLike, type HookEventName } from '../../events/index.ts';
 import type { AgentHook } from '../../hooks/agent-hook.ts';
 import { createHookContext } from '../../hooks/hook-context.ts';
 import { formatDuration } from '../duration.ts';
@@ -211,7 +211,7 @@ export function runModuleHook(
   } catch (error) {
     return done(failureAnswer('error', `threw: ${errorText(error)}`));
   }
-  if (!isThenable(action)) return done(answerOfAction(request.event, action));
+  if (!isPromiseLike(action)) return done(answerOfAction(request.event, action));
   return runUnderDeadline(
     hook,
     request,
@@ -219,14 +219,6 @@ export function runModuleHook(
     done,
     Promise.resolve(action).then((settled) => answerOfAction(request.event, settled)),
     controller,
-  );
-}
-
-function isThenable(value: unknown): value is PromiseLike<unknown> {
-  return (
-    typeof value === 'object' &&
-    value !== null &&
-    typeof (value as { readonly then?: unknown }).then === 'function'
   );
 }
 

@@ -11,6 +11,7 @@
 import {
   NEXT,
   ObservationAction,
+  isPromiseLike,
   ToolCallAction,
   toolCallResolution,
   type AnsweringMember,
@@ -83,14 +84,6 @@ const TEXT_DELTA = dispatcherOf('textDelta');
 const REASONING_DELTA = dispatcherOf('reasoningDelta');
 const TOOL_CALL_DELTA = dispatcherOf('toolCallDelta');
 const TOOL_CALL = dispatcherOf('toolCall');
-
-function isThenable(value: unknown): value is PromiseLike<unknown> {
-  return (
-    typeof value === 'object' &&
-    value !== null &&
-    typeof (value as { readonly then?: unknown }).then === 'function'
-  );
-}
 
 /**
  * The arguments each tool-call guard (`GUARDS_TOOL_CALLS`) was last asked about, per call: keyed
@@ -197,7 +190,7 @@ export class HookStack implements AgentHook {
    */
   resolveToolCall(context: HookContext, event: ToolCallEvent): Awaitable<ToolCallResolution> {
     const action = this.onToolCall(context, event);
-    return isThenable(action)
+    return isPromiseLike(action)
       ? Promise.resolve(action).then((settled) => toolCallResolution(settled, event))
       : toolCallResolution(action, event);
   }
@@ -325,7 +318,7 @@ export class HookStack implements AgentHook {
    * ignored, with a warning: one more pass, bounded.
    */
   #guarded(context: HookContext, event: ToolCallEvent, answer: unknown): Awaitable<ToolCallAction> {
-    if (isThenable(answer))
+    if (isPromiseLike(answer))
       return Promise.resolve(answer).then((settled) => this.#guarded(context, event, settled));
     const action = answer as ToolCallAction;
     if (action.kind !== 'rewrite') return action;
@@ -429,7 +422,7 @@ export class HookStack implements AgentHook {
     for (;;) {
       if (result !== proceed && result !== RECORDED) {
         const hook = members[position] as AgentHook;
-        if (isThenable(result)) {
+        if (isPromiseLike(result)) {
           if (!dispatcher.synchronous)
             return this.#resume(dispatcher, context, event, members, position, result, state);
           // Swallow the orphaned promise's eventual rejection: the error below already reports it.
@@ -522,7 +515,7 @@ export class HookStack implements AgentHook {
       this.#failed(error, hook, dispatcher.kind, context);
       return RECORDED;
     }
-    if (!isThenable(result)) {
+    if (!isPromiseLike(result)) {
       record(result, undefined);
       return result;
     }
