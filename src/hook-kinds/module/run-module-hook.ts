@@ -188,52 +188,58 @@ export function runModuleHook(
     return done(failureAnswer('error', `could not read ${file}: ${errorText(error)}`));
   }
   const module = load(file, hash);
-  const agentHook = module.value;
-  if (agentHook === undefined) return runUnderDeadline(hook, request, module.hook, done);
+  const controller = new AbortController();
+  const loaded = module.value;
+  const answered =
+    loaded === undefined
+      ? module.hook.then((agentHook) => invoke(agentHook, request, controller.signal))
+      : invoke(loaded, request, controller.signal);
+  if (!isPromiseLike(answered)) return done(answered);
+  return runUnderDeadline(hook, request, done, answered, controller);
+}
+
+/**
+ * Calls the hook's method for the event with a context whose signal is `signal`: the answer at
+ * once when the method answers at once (a throw is a failed hook), else a promise of it.
+ */
+function invoke(
+  agentHook: AgentHook,
+  request: HookRunRequest,
+  signal: AbortSignal,
+): HookAnswer | Promise<HookAnswer> {
   const definition = externalDefinition(request.event);
   const method = (agentHook as Readonly<Record<string, unknown>>)[definition.method];
-  if (method === undefined) return done({ kind: 'json', value: null });
+  if (method === undefined) return { kind: 'json', value: null };
   if (typeof method !== 'function')
-    return done(failureAnswer('warning', `its ${definition.method} is not a function`));
+    return failureAnswer('warning', `its ${definition.method} is not a function`);
   const fields = payloadOf(request);
   const external = definition.external as { fromPayload(payload: unknown): unknown };
-  const controller = new AbortController();
   let action: unknown;
   try {
     action = (method as (this: AgentHook, context: unknown, event: unknown) => unknown).call(
       agentHook,
-      createHookContext({
-        signal: controller.signal,
-        session: sessionOf(fields, request.projectDir),
-      }),
+      createHookContext({ signal, session: sessionOf(fields, request.projectDir) }),
       external.fromPayload(fields),
     );
   } catch (error) {
-    return done(failureAnswer('error', `threw: ${errorText(error)}`));
+    return failureAnswer('error', `threw: ${errorText(error)}`);
   }
-  if (!isPromiseLike(action)) return done(answerOfAction(request.event, action));
-  return runUnderDeadline(
-    hook,
-    request,
-    module.hook,
-    done,
-    Promise.resolve(action).then((settled) => answerOfAction(request.event, settled)),
-    controller,
-  );
+  return isPromiseLike(action)
+    ? Promise.resolve(action).then((settled) => answerOfAction(request.event, settled))
+    : answerOfAction(request.event, action);
 }
 
 /**
- * The run of a module not loaded yet (its import under the deadline too), or the rest of the run
- * of a method that answered with a promise (`pending`, its context's `controller`): raced against
- * the deadline and the run's cancellation, which also abort the hook's signal.
+ * The rest of a run that did not answer at once (`pending`: the module's import, then its method,
+ * or a method that answered with a promise; `controller` aborts its context's signal): raced
+ * against the deadline and the run's cancellation, which also abort the hook's signal.
  */
 async function runUnderDeadline(
   hook: ModuleHookConfig,
   request: HookRunRequest,
-  loading: Promise<AgentHook>,
   done: (answer: HookAnswer) => HookExecution,
-  pending?: Promise<HookAnswer>,
-  controller = new AbortController(),
+  pending: Promise<HookAnswer>,
+  controller: AbortController,
 ): Promise<HookExecution> {
   const onAbort = (): void => {
     controller.abort(request.signal?.reason);
@@ -254,27 +260,9 @@ async function runUnderDeadline(
     );
   });
   if (request.signal?.aborted === true) controller.abort(request.signal.reason);
-  const answered = (
-    pending ??
-    (async (): Promise<HookAnswer> => {
-      const agentHook = await loading;
-      const definition = externalDefinition(request.event);
-      const method = (agentHook as Readonly<Record<string, unknown>>)[definition.method];
-      if (method === undefined) return { kind: 'json', value: null };
-      if (typeof method !== 'function')
-        return failureAnswer('warning', `its ${definition.method} is not a function`);
-      const fields = payloadOf(request);
-      const external = definition.external as { fromPayload(payload: unknown): unknown };
-      const context = createHookContext({
-        signal: controller.signal,
-        session: sessionOf(fields, request.projectDir),
-      });
-      const action: unknown = await (
-        method as (this: AgentHook, context: unknown, event: unknown) => unknown
-      ).call(agentHook, context, external.fromPayload(fields));
-      return answerOfAction(request.event, action);
-    })()
-  ).catch((error: unknown) => failureAnswer('error', `threw: ${errorText(error)}`));
+  const answered = pending.catch((error: unknown) =>
+    failureAnswer('error', `threw: ${errorText(error)}`),
+  );
   try {
     return done(await Promise.race([answered, deadline]));
   } finally {
