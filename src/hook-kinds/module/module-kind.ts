@@ -26,7 +26,7 @@ import { commonConfigFields } from '../hook-kind.ts';
 import {
   changedScriptExecution,
   namedFileStateNow,
-  type NamedFileState,
+  trustedStateOf,
 } from '../settings/named-files.ts';
 import { runModuleHook } from './run-module-hook.ts';
 
@@ -57,18 +57,6 @@ export const moduleHookSchema = lazy(() =>
     .meta({ id: 'SettingsModuleHook', description: 'A module hook.' }),
 );
 
-/** The trusted state of the module's `file` when the hook's named files hold it (a project module). */
-function trustedState(
-  hook: ModuleHookConfig,
-  file: string,
-  projectDir: string,
-): NamedFileState | undefined {
-  const files = hook.namedFiles;
-  if (files === undefined) return undefined;
-  for (const path of Object.keys(files)) if (resolve(projectDir, path) === file) return files[path];
-  return undefined;
-}
-
 export const moduleKind: HookKind<ModuleHookConfig> = {
   type: 'module',
   // Built on first read: a run that validates no settings file builds no schema.
@@ -92,7 +80,8 @@ export const moduleKind: HookKind<ModuleHookConfig> = {
     // The file's state as the check just found it (a project module's trusted state), else as a
     // stat vouches for it now: the module is not read and hashed again on every run.
     const file = resolve(request.projectDir, hook.modulePath);
-    const known = trustedState(hook, file, request.projectDir) ?? namedFileStateNow(file);
+    const known =
+      trustedStateOf(hook.namedFiles, request.projectDir, file) ?? namedFileStateNow(file);
     const state = known instanceof Promise ? await known : known;
     const ran = runModuleHook(hook, request, state);
     const execution = ran instanceof Promise ? await ran : ran;

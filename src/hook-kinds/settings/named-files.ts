@@ -465,6 +465,22 @@ function checksOf(
 }
 
 /**
+ * The trusted state of the named file at absolute path `file` (a project module's, for the
+ * `module` kind), from the same per-hook table as the check below; undefined when it is not one
+ * of the hook's named files.
+ */
+export function trustedStateOf(
+  namedFiles: Readonly<Record<string, NamedFileState>> | undefined,
+  projectDir: string,
+  file: string,
+): NamedFileState | undefined {
+  if (namedFiles === undefined) return undefined;
+  for (const [absolute, , trusted] of checksOf(namedFiles, projectDir))
+    if (absolute === file) return trusted;
+  return undefined;
+}
+
+/**
  * The check each kind that runs a named file makes before every run: `undefined` when the hook
  * names no file or none changed since it was trusted (run it), else the execution that refuses
  * to run it (`changedScriptFailure`). Answered at once, without a promise, when a `stat` of each
