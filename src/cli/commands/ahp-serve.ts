@@ -1,4 +1,3 @@
-import type { timingSafeEqual as TimingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { createInterface } from 'node:readline';
 import { AHP_ERROR, AhpBackend } from '../ahp-backend.ts';
@@ -40,15 +39,6 @@ function listenAddress(value: string): { readonly host: string; readonly port: n
   return { host: (match[1] ?? '').replace(/^\[|\]$/g, ''), port };
 }
 
-/**
- * `hookwire ahp serve [--http 127.0.0.1:PORT]`: hookwire as an AHP backend for the project's
- * hooks (see `AhpBackend`). stdio (the default) reads one JSON-RPC message per line on stdin and
- * writes each answer as one line on stdout (nothing else goes there), until stdin ends; `--http`
- * answers one message per POST (200 with the answer, 202 for a notification) until SIGINT or
- * SIGTERM. The project's hooks must all be trusted (its trust record, or `--trust-project`):
- * a backend answering with some guards skipped would allow what they deny, so it refuses to
- * start (exit 1) and names the command that trusts them.
- */
 /** The bearer token `--token-env` names, read once at start; refused when unusable. */
 function bearerToken(options: AhpServeOptions): Buffer | undefined {
   const variable = options.tokenEnv;
@@ -67,10 +57,23 @@ function bearerToken(options: AhpServeOptions): Buffer | undefined {
   return Buffer.from(value, 'utf8');
 }
 
+/**
+ * `hookwire ahp serve [--http 127.0.0.1:PORT]`: hookwire as an AHP backend for the project's
+ * hooks (see `AhpBackend`). stdio (the default) reads one JSON-RPC message per line on stdin and
+ * writes each answer as one line on stdout (nothing else goes there), until stdin ends; `--http`
+ * answers one message per POST (200 with the answer, 202 for a notification) until SIGINT or
+ * SIGTERM. The project's hooks must all be trusted (its trust record, or `--trust-project`):
+ * a backend answering with some guards skipped would allow what they deny, so it refuses to
+ * start (exit 1) and names the command that trusts them.
+ */
 export async function ahpServeCommand(options: AhpServeOptions): Promise<number> {
   const address = options.http === undefined ? undefined : listenAddress(options.http);
   const token = bearerToken(options);
-  if (token !== undefined) ({ timingSafeEqual } = await import('node:crypto'));
+  // node:crypto is loaded only when a token is required (`hooks list` must not pay for it).
+  const authorize =
+    token === undefined
+      ? undefined
+      : bearerCheck(token, (await import('node:crypto')).timingSafeEqual);
   const session = await openCommandHookSession(options);
   try {
     const notice = untrustedNotice(session.settings, options);
@@ -87,7 +90,7 @@ export async function ahpServeCommand(options: AhpServeOptions): Promise<number>
       warn,
     });
     if (address === undefined) await serveStdio(backend);
-    else await serveHttp(backend, address, token);
+    else await serveHttp(backend, address, authorize);
     await backend.drain();
     return 0;
   } finally {
@@ -129,19 +132,19 @@ function readBody(request: IncomingMessage): Promise<string | undefined> {
 }
 
 /**
- * `node:crypto`'s constant-time comparison, loaded when a token is required (every `hookwire`
- * command loads this module; `hooks list` must not pay for `node:crypto`: test/cli/bin.test.ts).
+ * Whether a request carries `Authorization: Bearer <token>`, compared in constant time with
+ * `equal` (`node:crypto`'s `timingSafeEqual`).
  */
-let timingSafeEqual: typeof TimingSafeEqual | undefined;
-
-/** Whether `request` carries `Authorization: Bearer <token>` (compared in constant time). */
-function authorized(request: IncomingMessage, token: Buffer): boolean {
-  const match = /^Bearer +(\S+) *$/i.exec(request.headers.authorization ?? '');
-  if (match?.[1] === undefined) return false;
-  const given = Buffer.from(match[1], 'utf8');
-  return (
-    given.length === token.length && timingSafeEqual !== undefined && timingSafeEqual(given, token)
-  );
+function bearerCheck(
+  token: Buffer,
+  equal: (given: Buffer, expected: Buffer) => boolean,
+): (request: IncomingMessage) => boolean {
+  return (request) => {
+    const match = /^Bearer +(\S+) *$/i.exec(request.headers.authorization ?? '');
+    if (match?.[1] === undefined) return false;
+    const given = Buffer.from(match[1], 'utf8');
+    return given.length === token.length && equal(given, token);
+  };
 }
 
 /** The 401 answer: a JSON-RPC error (id null: the body of an unauthenticated request is not read). */
@@ -158,13 +161,13 @@ async function answerHttp(
   backend: AhpBackend,
   request: IncomingMessage,
   response: ServerResponse,
-  token: Buffer | undefined,
+  authorize: ((request: IncomingMessage) => boolean) | undefined,
 ): Promise<void> {
   if (request.method !== 'POST') {
     response.writeHead(405, { allow: 'POST' }).end();
     return;
   }
-  if (token !== undefined && !authorized(request, token)) {
+  if (authorize !== undefined && !authorize(request)) {
     request.resume();
     response
       .writeHead(401, {
@@ -194,10 +197,10 @@ async function answerHttp(
 async function serveHttp(
   backend: AhpBackend,
   address: { readonly host: string; readonly port: number },
-  token: Buffer | undefined,
+  authorize: ((request: IncomingMessage) => boolean) | undefined,
 ): Promise<void> {
   const server = createServer((request, response) => {
-    answerHttp(backend, request, response, token).catch((error: unknown) => {
+    answerHttp(backend, request, response, authorize).catch((error: unknown) => {
       warn(`HTTP request failed: ${error instanceof Error ? error.message : String(error)}`);
       if (!response.headersSent) response.writeHead(500);
       response.end();
