@@ -110,6 +110,11 @@ function asJson(value: unknown): unknown {
   return value === undefined ? undefined : (JSON.parse(JSON.stringify(value)) as unknown);
 }
 
+/** Resolves once the SDK has proposed an action's result: a few microtasks after it returns. */
+function proposedByTheSdk(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
+}
+
 /** How an entry's journal promise settled. */
 type Settled =
   | { readonly records: readonly StepRecord[] }
@@ -335,8 +340,7 @@ export class JournalRunner implements StepRunner {
     this.#open = undefined;
     open.close();
     await open.returned;
-    // The SDK proposes the action's result a few microtasks after it returns.
-    await new Promise((resolve) => setImmediate(resolve));
+    await proposedByTheSdk();
   }
 
   /**
@@ -458,15 +462,18 @@ export class JournalRunner implements StepRunner {
     const unacked = this.#unacked;
     if (unacked !== undefined) {
       this.#unacked = undefined;
-      const settled = await unacked.settled;
-      if ('error' in settled) throw settled.error;
-      this.#lastReplayed = false;
+      await this.#persisted(unacked);
     }
     const open = this.#open;
     if (open === undefined) return;
     this.#open = undefined;
     open.close();
-    const settled = await open.settled;
+    await this.#persisted(open);
+  }
+
+  /** Waits until Restate has persisted `entry`, which this attempt wrote. */
+  async #persisted(entry: OpenEntry): Promise<void> {
+    const settled = await entry.settled;
     if ('error' in settled) throw settled.error;
     this.#lastReplayed = false;
   }
@@ -503,8 +510,7 @@ export class JournalRunner implements StepRunner {
       },
     );
     await ready;
-    // The SDK proposes the action's result a few microtasks after it returns.
-    await new Promise((resolve) => setImmediate(resolve));
+    await proposedByTheSdk();
   }
 
   /** Awaits a journal promise, noticing a cancellation. */
